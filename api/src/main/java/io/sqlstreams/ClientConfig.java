@@ -1,0 +1,97 @@
+package io.sqlstreams;
+
+import java.util.regex.Pattern;
+
+/**
+ * The client's ambient configuration, captured when the client is created (later changes to objects it
+ * refers to change nothing).
+ *
+ * @param schema         the PostgreSQL schema that is one installation. Default {@code sqlstreams}; must
+ *                       match {@code ^[a-z_][a-z0-9_]{0,62}$}.
+ * @param allowDestroy   gate for every destroy verb; without it they fail with SQL0008. Default false.
+ * @param disableManager consume sessions skip running the system manager beside them. Default false.
+ * @param logger         where diagnostic lines go; each starts with its code. Default
+ *                       {@code System.getLogger("io.sqlstreams")}.
+ * @param retry          retry of every PostgreSQL call the library makes on a transient failure (never
+ *                       message redelivery). Default {@link RetryPolicy#clientDefaults()}.
+ */
+public record ClientConfig(String schema, boolean allowDestroy, boolean disableManager, System.Logger logger,
+                           RetryPolicy retry) {
+
+    public static final String DEFAULT_SCHEMA = "sqlstreams";
+    public static final Pattern SCHEMA_NAME = Pattern.compile("^[a-z_][a-z0-9_]{0,62}$");
+
+    private static final ClientConfig DEFAULTS = new ClientConfig(null, false, false, null, null);
+
+    public ClientConfig {
+        schema = schema == null || schema.isEmpty() ? DEFAULT_SCHEMA : schema;
+        logger = logger == null ? System.getLogger("io.sqlstreams") : logger;
+        retry = RetryPolicy.withDefaults(retry);
+    }
+
+    public static ClientConfig defaults() {
+        return DEFAULTS;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Checks the schema name (SQL0109) and the retry policy (SQL0108).
+     *
+     * @throws InvalidNameException          when the schema name breaks {@link #SCHEMA_NAME}
+     * @throws InvalidConfigurationException when the retry policy is invalid
+     */
+    public void validate() {
+        if (!SCHEMA_NAME.matcher(schema).matches()) {
+            throw new InvalidNameException("schema", schema,
+                    "must start with a lower-case letter or underscore, continue with lower-case letters, digits or"
+                            + " underscores, and be at most 63 characters");
+        }
+        Violations violations = new Violations();
+        retry.collectResolvedViolations(violations, "retry");
+        violations.throwIfAny();
+    }
+
+    /** Builds a client configuration; anything not set takes its default. */
+    public static final class Builder {
+        private String schema;
+        private boolean allowDestroy;
+        private boolean disableManager;
+        private System.Logger logger;
+        private RetryPolicy retry;
+
+        private Builder() {
+        }
+
+        public Builder schema(String schema) {
+            this.schema = schema;
+            return this;
+        }
+
+        public Builder allowDestroy(boolean allowDestroy) {
+            this.allowDestroy = allowDestroy;
+            return this;
+        }
+
+        public Builder disableManager(boolean disableManager) {
+            this.disableManager = disableManager;
+            return this;
+        }
+
+        public Builder logger(System.Logger logger) {
+            this.logger = logger;
+            return this;
+        }
+
+        public Builder retry(RetryPolicy retry) {
+            this.retry = retry;
+            return this;
+        }
+
+        public ClientConfig build() {
+            return new ClientConfig(schema, allowDestroy, disableManager, logger, retry);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.sqlstreams;
+
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * What a handler knows about the delivery it is running: available as {@link #current()} during
+ * {@link MessageHandler#handle}, and injectable as an observer-method parameter.
+ *
+ * @param stream     the stream's name
+ * @param group      the consumer group's name
+ * @param messageId  the message's position in the stream
+ * @param routingKey the message's routing key, or null
+ * @param messageKey the message's key, or null
+ * @param attempt    which run of this delivery this is, starting at 1
+ * @param options    the resolved options the delivery runs under (concurrency, timeout and retry all set)
+ */
+public record MessageMeta(String stream, String group, long messageId, String routingKey, String messageKey,
+                          int attempt, MessageOptions options) {
+
+    private static final ThreadLocal<MessageMeta> CURRENT = new ThreadLocal<>();
+
+    /**
+     * The delivery the calling thread is handling.
+     *
+     * @throws IllegalStateException outside a handler call
+     */
+    public static MessageMeta current() {
+        MessageMeta meta = CURRENT.get();
+        if (meta == null) {
+            throw new IllegalStateException("MessageMeta.current() is only available inside a message handler");
+        }
+        return meta;
+    }
+
+    /** The delivery the calling thread is handling, or empty outside a handler call. */
+    public static Optional<MessageMeta> find() {
+        return Optional.ofNullable(CURRENT.get());
+    }
+
+    /**
+     * Runs {@code action} with {@code meta} as the current delivery of this thread, restoring the previous
+     * one afterwards. The engine calls this around every handler; applications rarely need it outside tests.
+     */
+    public static <V> V callWith(MessageMeta meta, Callable<V> action) throws Exception {
+        MessageMeta previous = CURRENT.get();
+        CURRENT.set(meta);
+        try {
+            return action.call();
+        } finally {
+            if (previous == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(previous);
+            }
+        }
+    }
+}

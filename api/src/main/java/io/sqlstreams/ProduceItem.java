@@ -1,0 +1,25 @@
+package io.sqlstreams;
+
+import java.util.Objects;
+
+/**
+ * One message of {@link Producer#produceBatch}.
+ *
+ * @param message the payload
+ * @param options its produce options
+ */
+public record ProduceItem<T>(T message, ProduceOptions options) {
+
+    public ProduceItem {
+        Objects.requireNonNull(message, "message");
+        options = options == null ? ProduceOptions.none() : options;
+    }
+
+    public static <T> ProduceItem<T> of(T message) {
+        return new ProduceItem<>(message, null);
+    }
+
+    public static <T> ProduceItem<T> of(T message, ProduceOptions options) {
+        return new ProduceItem<>(message, options);
+    }
+}

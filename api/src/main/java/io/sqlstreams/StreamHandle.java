@@ -1,0 +1,58 @@
+package io.sqlstreams;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A stream by name: no I/O until a verb is called, and every verb resolves the name when called.
+ *
+ * @param <T> the payload type, which must carry {@link SchemaVersion}; admin verbs ignore it
+ */
+public interface StreamHandle<T> {
+
+    String name();
+
+    Class<T> payloadType();
+
+    /**
+     * Declares the stream: creates the installation's tables when missing, then the stream and its table
+     * family. Idempotent; a differing declaration replaces the stored one and logs SQL0061 with the
+     * difference. The partition size cannot change (SQL0004).
+     *
+     * @throws InvalidNameException          (SQL0109) for a bad name; SQL0009 for the reserved
+     *                                       {@code __system.} prefix
+     * @throws InvalidConfigurationException (SQL0108) for a bad configuration
+     */
+    Stream register(StreamConfig config);
+
+    /** {@link #register(StreamConfig)} with {@link StreamConfig#defaults()}. */
+    default Stream register() {
+        return register(StreamConfig.defaults());
+    }
+
+    /** The stream's row, or empty when no stream has this name. */
+    Optional<Stream> get();
+
+    /**
+     * Renames the stream, keeping its id and data. This handle keeps its old name.
+     *
+     * @throws SqlStreamsException SQL0005 when absent, SQL0007 when the new name is taken
+     */
+    Stream rename(String newName);
+
+    /**
+     * Drops the stream, its messages and every consumer group on it. Needs
+     * {@link ClientConfig#allowDestroy()} (SQL0008); without {@link DestroyOptions#force()} a stream that
+     * holds messages is refused (SQL0006).
+     */
+    void destroy(DestroyOptions options);
+
+    /** The consumer groups registered on this stream, ordered by name. */
+    List<Consumer> consumers();
+
+    /** A handle on one message key of this stream. No I/O. */
+    KeyHandle<T> key(String messageKey);
+
+    /** A handle for producing to this stream. No I/O. */
+    ProducerHandle<T> producer();
+}

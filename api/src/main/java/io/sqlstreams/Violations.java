@@ -1,0 +1,42 @@
+package io.sqlstreams;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Collects every broken rule of one validation pass, then throws them together. */
+final class Violations {
+    private final List<InvalidConfigurationException.Violation> found = new ArrayList<>();
+
+    void add(String property, Object value, String rule) {
+        found.add(new InvalidConfigurationException.Violation(property, value, rule));
+    }
+
+    void require(boolean holds, String property, Object value, String rule) {
+        if (!holds) {
+            add(property, value, rule);
+        }
+    }
+
+    void notNegative(String property, Duration value) {
+        require(value == null || !value.isNegative(), property, value, "must not be negative");
+    }
+
+    void notNegative(String property, Integer value) {
+        require(value == null || value >= 0, property, value, "must not be negative");
+    }
+
+    void atLeast(String property, Integer value, int minimum) {
+        require(value == null || value >= minimum, property, value, "must be at least " + minimum);
+    }
+
+    static InvalidConfigurationException single(String property, Object value, String rule) {
+        return new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation(property, value, rule)));
+    }
+
+    void throwIfAny() {
+        if (!found.isEmpty()) {
+            throw new InvalidConfigurationException(found);
+        }
+    }
+}

