@@ -7,13 +7,13 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0111}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0112}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
  * <p>{@code SQL0108} (invalid configuration) and {@code SQL0109} (invalid name) report bad input
  * before anything is written; {@code SQL0110} and {@code SQL0111} report database failures that no more
- * specific code describes.
+ * specific code describes; {@code SQL0112} a stored payload that does not decode.
  */
 public enum Code {
     SQL0001(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "AlreadyConsuming",
@@ -348,7 +348,10 @@ public enum Code {
             "Check that the database is up and reachable from this process and that the pool has free connections; the call can be repeated."),
     SQL0111(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "DatabaseError",
             "PostgreSQL rejected a statement for a reason the library does not classify, such as a missing grant or exhausted disk.",
-            "Read the SQL state and message of the cause and fix the database-side problem.");
+            "Read the SQL state and message of the cause and fix the database-side problem."),
+    SQL0112(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "PayloadNotDecodable",
+            "A stored message's JSON cannot be decoded into the requested payload type.",
+            "Check that the payload class matches the message's schema version; a consumer dead-letters such a message.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

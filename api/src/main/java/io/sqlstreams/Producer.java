@@ -1,6 +1,7 @@
 package io.sqlstreams;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 
 /**
@@ -37,7 +38,8 @@ public interface Producer<T> extends AutoCloseable {
 
     /**
      * Runs {@code work} in a new transaction, produces what it returns in the same transaction, and commits:
-     * the business write and the message land together. An exception from {@code work} rolls back both.
+     * the business write and the message land together. An exception from {@code work} rolls back both. It
+     * is not retried: a transient failure is reported, and the caller decides.
      */
     ProduceResult produceInTransaction(TransactionalWork<T> work, ProduceOptions options);
 
@@ -45,9 +47,12 @@ public interface Producer<T> extends AutoCloseable {
     @Override
     void close();
 
-    /** The business part of {@link #produceInTransaction}: writes through the connection, returns the payload. */
+    /**
+     * The business part of {@link #produceInTransaction}: writes through the connection and returns the payload
+     * to produce. A {@link java.sql.SQLException} it throws surfaces as SQL0110 (transient) or SQL0111.
+     */
     @FunctionalInterface
     interface TransactionalWork<T> {
-        T run(Connection connection) throws Exception;
+        T run(Connection connection) throws SQLException;
     }
 }

@@ -8,18 +8,20 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
-import org.postgresql.ds.PGSimpleDataSource;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
- * The one PostgreSQL server of a test JVM: the server named by {@code SQLSTREAMS_TEST_JDBC_URL} (environment
+ * The one PostgreSQL server of a test JVM, reached through a connection pool: the server named by {@code SQLSTREAMS_TEST_JDBC_URL} (environment
  * variable, or the system property {@code sqlstreams.test.jdbc.url}) when set, otherwise an embedded
  * PostgreSQL started on first use and stopped when the JVM exits.
  */
 public final class TestPostgres {
     public static final String URL_VARIABLE = "SQLSTREAMS_TEST_JDBC_URL";
     public static final String URL_PROPERTY = "sqlstreams.test.jdbc.url";
+    private static final int POOL_SIZE = 24;
 
     private static DataSource dataSource;
     private static String description;
@@ -31,16 +33,16 @@ public final class TestPostgres {
     public static synchronized DataSource dataSource() {
         if (dataSource == null) {
             Optional<String> url = configuredUrl();
+            String jdbcUrl;
             if (url.isPresent()) {
-                PGSimpleDataSource external = new PGSimpleDataSource();
-                external.setURL(url.get());
-                dataSource = external;
-                description = "external PostgreSQL at " + url.get();
+                jdbcUrl = url.get();
+                description = "external PostgreSQL at " + jdbcUrl;
             } else {
                 EmbeddedPostgres embedded = startEmbedded();
-                dataSource = embedded.getPostgresDatabase();
+                jdbcUrl = embedded.getJdbcUrl("postgres", "postgres");
                 description = "embedded PostgreSQL on 127.0.0.1:" + embedded.getPort();
             }
+            dataSource = pool(jdbcUrl);
             verifyReachable();
         }
         return dataSource;
@@ -59,6 +61,17 @@ public final class TestPostgres {
     public static synchronized String description() {
         dataSource();
         return description;
+    }
+
+    /** A connection pool, as an application server would give: tests borrow and return connections constantly. */
+    private static DataSource pool(String jdbcUrl) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setMaximumPoolSize(POOL_SIZE);
+        config.setPoolName("sqlstreams-test");
+        HikariDataSource pool = new HikariDataSource(config);
+        Runtime.getRuntime().addShutdownHook(new Thread(pool::close, "test-pool-close"));
+        return pool;
     }
 
     private static EmbeddedPostgres startEmbedded() {

@@ -1,0 +1,15 @@
+package io.sqlstreams.engine;
+
+import io.sqlstreams.ClientConfig;
+import io.sqlstreams.engine.codec.PayloadCodec;
+import io.sqlstreams.engine.schema.SchemaMigrator;
+import io.sqlstreams.engine.sql.Database;
+import io.sqlstreams.engine.sql.Sql;
+
+/**
+ * What every part of one client shares: its configuration, database access, rendered SQL, migrations,
+ * diagnostics, payload codec, host environment and the identity it declares rows with.
+ */
+public record Engine(ClientConfig config, Database database, Sql sql, SchemaMigrator migrator,
+                     Diagnostics diagnostics, PayloadCodec codec, EngineEnvironment environment, String declarer) {
+}

@@ -1,0 +1,59 @@
+package io.sqlstreams.engine.codec;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.InvalidConfigurationException;
+import io.sqlstreams.SchemaVersion;
+import io.sqlstreams.SqlStreamsException;
+import jakarta.json.bind.Jsonb;
+import jakarta.json.bind.JsonbBuilder;
+import jakarta.json.bind.JsonbException;
+
+import java.util.List;
+
+/**
+ * Payloads as JSON through Jakarta JSON Binding, and their schema versions from {@link SchemaVersion}. The
+ * payload itself never appears in an error or a log line.
+ */
+public final class PayloadCodec {
+    private volatile Jsonb jsonb;
+
+    /** The payload type's {@code @SchemaVersion}, at least 1; SQL0108 otherwise. */
+    public static int schemaVersion(Class<?> payloadType) {
+        SchemaVersion version = payloadType.getAnnotation(SchemaVersion.class);
+        if (version == null || version.value() < 1) {
+            throw new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation(
+                    "payloadType", payloadType.getName(),
+                    version == null ? "must carry @SchemaVersion(n) with n >= 1" : "@SchemaVersion must be at least 1")));
+        }
+        return version.value();
+    }
+
+    /** The payload as JSON text; SQL0097 when it cannot be encoded. */
+    public String encode(Object payload) {
+        try {
+            return jsonb().toJson(payload);
+        } catch (JsonbException | IllegalArgumentException failure) {
+            throw new SqlStreamsException(Code.SQL0097, "a payload of type " + payload.getClass().getName()
+                    + " cannot be encoded as JSON: " + failure.getClass().getSimpleName());
+        }
+    }
+
+    /** The stored JSON decoded as {@code type}; throws {@link JsonbException} when it does not fit. */
+    public <T> T decode(String json, Class<T> type) {
+        return jsonb().fromJson(json, type);
+    }
+
+    private Jsonb jsonb() {
+        Jsonb current = jsonb;
+        if (current == null) {
+            synchronized (this) {
+                current = jsonb;
+                if (current == null) {
+                    current = JsonbBuilder.create();
+                    jsonb = current;
+                }
+            }
+        }
+        return current;
+    }
+}

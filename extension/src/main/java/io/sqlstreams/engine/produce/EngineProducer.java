@@ -1,0 +1,149 @@
+package io.sqlstreams.engine.produce;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.ProduceItem;
+import io.sqlstreams.ProduceOptions;
+import io.sqlstreams.ProduceResult;
+import io.sqlstreams.Producer;
+import io.sqlstreams.ProducerConfig;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.Stream;
+import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.sql.Transactions;
+import io.sqlstreams.engine.sql.TransientFailures;
+
+/** A producer for one stream, bound to the stream's id (a rename does not disturb it). */
+final class EngineProducer<T> implements Producer<T> {
+    private final Engine engine;
+    private final String streamName;
+    private final ProducerConfig config;
+    private final MessagePreparer preparer;
+    private final ProduceWriter writer;
+    private final PartitionKeeper partitions;
+    private final AutoBatcher batcher;
+
+    EngineProducer(Engine engine, Stream stream, ProducerConfig config, int schemaVersion) {
+        this.engine = engine;
+        this.streamName = stream.name();
+        this.config = config;
+        this.preparer = new MessagePreparer(engine.codec(), schemaVersion, config);
+        this.partitions = new PartitionKeeper(engine, stream.id(), stream.name(), stream.partitionSize());
+        this.writer = new ProduceWriter(engine, stream.name(), new ProduceStatement(engine.sql(), stream.id()),
+                partitions, config.resolvedBatch().resolvedAttemptTimeout());
+        this.batcher = new AutoBatcher(config.resolvedBatch(), engine.environment().threadFactory(),
+                writer::inOwnTransaction);
+    }
+
+    @Override
+    public ProduceResult produce(T message, ProduceOptions options) {
+        Instant started = engine.environment().clock().instant();
+        PreparedMessage prepared = preparer.prepare(message, options);
+        ProduceResult result = options != null && options.idempotencyKey() != null
+                ? writer.inOwnTransaction(List.of(prepared)).get(0)
+                : await(batcher.submit(prepared));
+        reportIfSlow(started, "produce");
+        return result;
+    }
+
+    @Override
+    public List<ProduceResult> produceBatch(List<ProduceItem<T>> items) {
+        Instant started = engine.environment().clock().instant();
+        List<PreparedMessage> prepared = new ArrayList<>(items.size());
+        for (ProduceItem<T> item : items) {
+            prepared.add(preparer.prepare(item.message(), item.options()));
+        }
+        List<ProduceResult> results = prepared.isEmpty() ? List.of() : writer.inOwnTransaction(prepared);
+        reportIfSlow(started, "produceBatch of " + items.size());
+        return results;
+    }
+
+    @Override
+    public ProduceResult produce(Connection connection, T message, ProduceOptions options) {
+        Instant started = engine.environment().clock().instant();
+        ProduceResult result = writer.inCallerTransaction(connection, List.of(preparer.prepare(message, options))).get(0);
+        reportIfSlow(started, "produce in the caller's transaction");
+        return result;
+    }
+
+    @Override
+    public ProduceResult produceInTransaction(TransactionalWork<T> work, ProduceOptions options) {
+        Instant started = engine.environment().clock().instant();
+        ProduceResult result;
+        try (Connection connection = engine.database().dataSource().getConnection()) {
+            result = Transactions.run(connection, tx -> {
+                T payload = work.run(tx);
+                return writer.inCallerTransaction(tx, List.of(preparer.prepare(payload, options))).get(0);
+            });
+        } catch (SQLException failure) {
+            Code code = TransientFailures.isTransient(failure) ? Code.SQL0110 : Code.SQL0111;
+            throw new SqlStreamsException(code, "producing to stream \"" + streamName + "\" with the caller's work"
+                    + " failed: [" + TransientFailures.state(failure) + "] " + failure.getMessage(), failure);
+        }
+        reportIfSlow(started, "produceInTransaction (the work included)");
+        return result;
+    }
+
+    @Override
+    public void close() {
+        batcher.close();
+        partitions.close();
+    }
+
+    private ProduceResult await(CompletableFuture<ProduceResult> pending) {
+        try {
+            return pending.get();
+        } catch (InterruptedException interrupted) {
+            return awaitAfterInterrupt(pending);
+        } catch (ExecutionException failed) {
+            throw rethrow(failed);
+        }
+    }
+
+    /** Interrupted: keep waiting up to the shutdown grace for the real outcome (a negative grace waits not at all). */
+    private ProduceResult awaitAfterInterrupt(CompletableFuture<ProduceResult> pending) {
+        Duration grace = config.resolvedBatch().resolvedShutdownGrace();
+        try {
+            if (!grace.isNegative()) {
+                return pending.get(grace.toNanos(), TimeUnit.NANOSECONDS);
+            }
+        } catch (ExecutionException failed) {
+            throw rethrow(failed);
+        } catch (InterruptedException | TimeoutException gaveUp) {
+            // fall through: the outcome stays unknown
+        } finally {
+            Thread.currentThread().interrupt();
+        }
+        throw new SqlStreamsException(Code.SQL0019, "produce to stream \"" + streamName
+                + "\" was interrupted before its batch committed; the message may or may not have been written");
+    }
+
+    private static RuntimeException rethrow(ExecutionException failed) {
+        if (failed.getCause() instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        return new IllegalStateException(failed.getCause());
+    }
+
+    private void reportIfSlow(Instant started, String what) {
+        Duration threshold = config.resolvedSlowProduceThreshold();
+        if (threshold.isZero()) {
+            return;
+        }
+        Duration took = Duration.between(started, engine.environment().clock().instant());
+        if (took.compareTo(threshold) > 0) {
+            engine.diagnostics().event(Code.SQL0038, what + " to stream \"" + streamName + "\" took " + took.toMillis()
+                    + " ms, over the slow-produce threshold of " + threshold.toMillis() + " ms");
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.sqlstreams.engine.produce;
+
+import java.sql.Connection;
+
+import io.sqlstreams.InvalidConfigurationException;
+import io.sqlstreams.Producer;
+import io.sqlstreams.ProducerConfig;
+import io.sqlstreams.ProducerHandle;
+import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.Stream;
+import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.Names;
+import io.sqlstreams.engine.codec.PayloadCodec;
+import io.sqlstreams.engine.stream.StreamRows;
+
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.List;
+
+/** Resolves the stream and builds a producer for it. */
+public final class EngineProducerHandle<T> implements ProducerHandle<T> {
+    /** Per attempt, partition creation may wait out three 2 s lock timeouts. */
+    private static final Duration CREATE_AHEAD_ALLOWANCE = Duration.ofSeconds(6);
+
+    private final Engine engine;
+    private final String streamName;
+    private final Class<T> payloadType;
+
+    public EngineProducerHandle(Engine engine, String streamName, Class<T> payloadType) {
+        this.engine = engine;
+        this.streamName = streamName;
+        this.payloadType = payloadType;
+    }
+
+    @Override
+    public Producer<T> register(ProducerConfig config) {
+        ProducerConfig resolved = config == null ? ProducerConfig.defaults() : config;
+        Names.resource("stream", streamName);
+        resolved.validate();
+        int schemaVersion = PayloadCodec.schemaVersion(payloadType);
+        checkRetryBudget(engine.config().retry());
+        if (!engine.migrator().installed()) {
+            throw StreamRows.notFound(streamName);
+        }
+        Stream stream = engine.database().autoCommit("resolving stream \"" + streamName + "\"", (Connection connection) -> {
+            Stream found = new StreamRows(engine.sql()).require(connection, streamName);
+            engine.migrator().checkStream(connection, found.id(), streamName);
+            return found;
+        });
+        return new EngineProducer<>(engine, stream, resolved, schemaVersion);
+    }
+
+    private static void checkRetryBudget(RetryPolicy retry) {
+        BigInteger total = BigInteger.valueOf(retry.calculateTotalDelay().toNanos())
+                .add(BigInteger.valueOf(CREATE_AHEAD_ALLOWANCE.toNanos()).multiply(BigInteger.valueOf(retry.maxRetries())));
+        if (total.compareTo(BigInteger.valueOf(Long.MAX_VALUE)) > 0) {
+            throw new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation(
+                    "clientConfig.retry", retry, "retry sleeps plus " + CREATE_AHEAD_ALLOWANCE
+                    + " of partition creation per attempt exceed the longest storable duration")));
+        }
+    }
+}

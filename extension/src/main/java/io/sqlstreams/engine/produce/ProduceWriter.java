@@ -1,0 +1,127 @@
+package io.sqlstreams.engine.produce;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.time.Duration;
+import java.util.List;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.ProduceResult;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.sql.Transactions;
+import io.sqlstreams.engine.sql.TransientFailures;
+
+/**
+ * Writes prepared messages, in a transaction of its own or inside the caller's, healing a missing partition
+ * (at most the client's maxRetries + 1 times, then SQL0056) and keeping partitions ahead afterwards.
+ */
+final class ProduceWriter {
+    private static final String CHECK_VIOLATION = "23514";
+    private static final String UNDEFINED_TABLE = "42P01";
+
+    private final Engine engine;
+    private final String streamName;
+    private final ProduceStatement statement;
+    private final PartitionKeeper partitions;
+    private final Duration attemptTimeout;
+
+    ProduceWriter(Engine engine, String streamName, ProduceStatement statement, PartitionKeeper partitions,
+                  Duration attemptTimeout) {
+        this.engine = engine;
+        this.streamName = streamName;
+        this.statement = statement;
+        this.partitions = partitions;
+        this.attemptTimeout = attemptTimeout;
+    }
+
+    /** One transaction for all of {@code messages}; the whole batch is retried on a transient failure. */
+    List<ProduceResult> inOwnTransaction(List<PreparedMessage> messages) {
+        List<ProduceResult> results = healing(messages.size(), () -> engine.database().withRetry(
+                "producing to stream \"" + streamName + "\"", () -> {
+                    try (Connection connection = engine.database().dataSource().getConnection()) {
+                        return Transactions.run(connection,
+                                tx -> statement.execute(tx, messages, attemptTimeout));
+                    }
+                }));
+        afterWrite(results);
+        return results;
+    }
+
+    /**
+     * Inside the caller's open transaction, each attempt under a savepoint so a missing partition rolls back
+     * only this produce. Not retried otherwise: the caller owns the transaction.
+     */
+    List<ProduceResult> inCallerTransaction(Connection connection, List<PreparedMessage> messages) {
+        List<ProduceResult> results = healing(messages.size(), () -> {
+            try {
+                if (connection.getAutoCommit()) {
+                    throw new SqlStreamsException(Code.SQL0108, "producing inside a caller's transaction needs a"
+                            + " connection with auto-commit off");
+                }
+                Savepoint savepoint = connection.setSavepoint();
+                try {
+                    List<ProduceResult> written = statement.execute(connection, messages, null);
+                    connection.releaseSavepoint(savepoint);
+                    return written;
+                } catch (SQLException failure) {
+                    connection.rollback(savepoint);
+                    throw failure;
+                }
+            } catch (SQLException failure) {
+                throw translate(failure);
+            }
+        });
+        afterWrite(results);
+        return results;
+    }
+
+    private List<ProduceResult> healing(int count, Write write) {
+        int heals = engine.config().retry().maxRetries() + 1;
+        for (int healed = 0; ; healed++) {
+            try {
+                return write.run();
+            } catch (SqlStreamsException failure) {
+                if (!missingPartition(failure)) {
+                    throw notFoundIfDropped(failure);
+                }
+                if (healed >= heals) {
+                    throw new SqlStreamsException(Code.SQL0056, "partition creation for stream \"" + streamName
+                            + "\" cannot keep up with its id sequence after " + heals + " attempts", failure);
+                }
+                partitions.heal(count);
+            }
+        }
+    }
+
+    private void afterWrite(List<ProduceResult> results) {
+        long highest = results.stream().mapToLong(ProduceResult::id).max().orElse(0);
+        if (highest > 0) {
+            partitions.afterInsert(highest);
+        }
+    }
+
+    private static boolean missingPartition(SqlStreamsException failure) {
+        return failure.getCause() instanceof SQLException sql
+                && CHECK_VIOLATION.equals(TransientFailures.state(sql));
+    }
+
+    private SqlStreamsException notFoundIfDropped(SqlStreamsException failure) {
+        if (failure.getCause() instanceof SQLException sql && UNDEFINED_TABLE.equals(TransientFailures.state(sql))) {
+            return new SqlStreamsException(Code.SQL0005, "stream \"" + streamName + "\" no longer exists", failure);
+        }
+        return failure;
+    }
+
+    private SqlStreamsException translate(SQLException failure) {
+        Code code = TransientFailures.isTransient(failure) ? Code.SQL0110 : Code.SQL0111;
+        return new SqlStreamsException(code, "producing to stream \"" + streamName + "\" inside the caller's"
+                + " transaction failed: [" + TransientFailures.state(failure) + "] " + failure.getMessage(), failure);
+    }
+
+    @FunctionalInterface
+    private interface Write {
+        List<ProduceResult> run();
+    }
+}

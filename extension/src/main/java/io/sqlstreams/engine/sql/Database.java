@@ -1,0 +1,103 @@
+package io.sqlstreams.engine.sql;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+
+import javax.sql.DataSource;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.Sleeper;
+
+/**
+ * Borrows connections from the caller's {@link DataSource} for one unit of work at a time and retries the
+ * unit on a transient failure under the client's retry policy. A connection is never kept between units.
+ * Every unit must be safe to repeat: the engine's writes are idempotent or guarded by claims.
+ */
+public final class Database {
+    private final DataSource dataSource;
+    private final RetryPolicy retry;
+    private final Sleeper sleeper;
+    private final System.Logger logger;
+
+    public Database(DataSource dataSource, RetryPolicy retry, Sleeper sleeper, System.Logger logger) {
+        this.dataSource = dataSource;
+        this.retry = retry;
+        this.sleeper = sleeper;
+        this.logger = logger;
+    }
+
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    /** Runs {@code work} in one transaction, committed on return and rolled back on failure; retried when transient. */
+    public <R> R inTransaction(String what, SqlWork<R> work) {
+        return withRetry(what, () -> {
+            try (Connection connection = dataSource.getConnection()) {
+                return Transactions.run(connection, work);
+            }
+        });
+    }
+
+    /** Runs {@code work} on an auto-commit connection; retried when transient. */
+    public <R> R autoCommit(String what, SqlWork<R> work) {
+        return withRetry(what, () -> {
+            try (Connection connection = dataSource.getConnection()) {
+                return work.run(connection);
+            }
+        });
+    }
+
+    /**
+     * Runs {@code attempt} up to the policy's maxRetries times, sleeping {@code calculateDelay(n)} between
+     * attempts while the failure is transient. A final transient failure is SQL0110, a permanent one SQL0111;
+     * a {@link SqlStreamsException} from the work passes through unchanged.
+     */
+    public <R> R withRetry(String what, Attempt<R> attempt) {
+        int attempts = retry.maxRetries();
+        for (int n = 0; ; n++) {
+            try {
+                return attempt.run();
+            } catch (SQLException failure) {
+                boolean retryable = TransientFailures.isTransient(failure);
+                if (!retryable) {
+                    throw new SqlStreamsException(Code.SQL0111, what + " failed: " + describe(failure), failure);
+                }
+                if (n + 1 >= attempts) {
+                    throw new SqlStreamsException(Code.SQL0110,
+                            what + " failed after " + attempts + " attempts: " + describe(failure), failure);
+                }
+                int failed = n + 1;
+                logger.log(System.Logger.Level.DEBUG, () -> what + ": attempt " + failed + " of " + attempts
+                        + " failed transiently, retrying: " + describe(failure));
+                pause(what, retry.calculateDelay(n), failure);
+            }
+        }
+    }
+
+    private void pause(String what, Duration delay, SQLException failure) {
+        try {
+            sleeper.sleep(delay);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            SqlStreamsException stop = new SqlStreamsException(Code.SQL0110,
+                    what + " interrupted while waiting to retry: " + describe(failure), failure);
+            stop.addSuppressed(interrupted);
+            throw stop;
+        }
+    }
+
+    static String describe(SQLException failure) {
+        String state = TransientFailures.state(failure);
+        return (state.isEmpty() ? "" : "[" + state + "] ") + failure.getMessage();
+    }
+
+    /** One retryable attempt. */
+    @FunctionalInterface
+    public interface Attempt<R> {
+        R run() throws SQLException;
+    }
+}

@@ -1,0 +1,51 @@
+package io.sqlstreams.engine.sql;
+
+import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
+import java.util.Set;
+
+/**
+ * Which PostgreSQL failures an unchanged retry may cure: lost or refused connections, serialization
+ * failures and deadlocks, lock and statement timeouts, and a server that is shutting down or out of
+ * connection slots. Everything else is permanent.
+ */
+public final class TransientFailures {
+    private static final Set<String> TRANSIENT_STATES = Set.of(
+            "40001", // serialization_failure
+            "40P01", // deadlock_detected
+            "55P03", // lock_not_available (lock_timeout)
+            "57014", // query_canceled (statement timeout)
+            "57P01", // admin_shutdown
+            "57P02", // crash_shutdown
+            "57P03", // cannot_connect_now
+            "53300"); // too_many_connections
+
+    private TransientFailures() {
+    }
+
+    public static boolean isTransient(SQLException failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLTransientException || cause instanceof SQLRecoverableException) {
+                return true;
+            }
+            if (cause instanceof SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                if (state.startsWith("08") || TRANSIENT_STATES.contains(state)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The SQLSTATE of the failure or of the first cause that has one; empty when none does. */
+    public static String state(SQLException failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException sql && sql.getSQLState() != null) {
+                return sql.getSQLState();
+            }
+        }
+        return "";
+    }
+}

@@ -1,0 +1,158 @@
+package io.sqlstreams.engine.stream;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.Consumer;
+import io.sqlstreams.DestroyOptions;
+import io.sqlstreams.KeyHandle;
+import io.sqlstreams.ProducerHandle;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.Stream;
+import io.sqlstreams.StreamConfig;
+import io.sqlstreams.StreamHandle;
+import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.Names;
+import io.sqlstreams.engine.key.EngineKeyHandle;
+import io.sqlstreams.engine.produce.EngineProducerHandle;
+import io.sqlstreams.engine.sql.TransientFailures;
+
+/** A stream by name; every verb resolves the name when it runs. */
+public final class EngineStreamHandle<T> implements StreamHandle<T> {
+    private final Engine engine;
+    private final String name;
+    private final Class<T> payloadType;
+    private final StreamRows rows;
+
+    public EngineStreamHandle(Engine engine, String name, Class<T> payloadType) {
+        this.engine = engine;
+        this.name = name;
+        this.payloadType = payloadType;
+        this.rows = new StreamRows(engine.sql());
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Class<T> payloadType() {
+        return payloadType;
+    }
+
+    @Override
+    public Stream register(StreamConfig config) {
+        Names.userStream(name);
+        return new StreamDeclaration(engine.database(), engine.sql(), engine.migrator(), engine.diagnostics(),
+                engine.declarer()).register(name, config);
+    }
+
+    @Override
+    public Optional<Stream> get() {
+        if (!Names.RESOURCE_NAME.matcher(name == null ? "" : name).matches() || !engine.migrator().installed()) {
+            return Optional.empty();
+        }
+        return engine.database().autoCommit("reading stream \"" + name + "\"", connection -> rows.find(connection, name));
+    }
+
+    @Override
+    public Stream rename(String newName) {
+        Names.resource("stream", name);
+        Names.userStream(newName);
+        requireInstalled();
+        return engine.database().inTransaction("renaming stream \"" + name + "\"", connection -> {
+            if (name.equals(newName)) {
+                return rows.require(connection, name);
+            }
+            long id;
+            try (PreparedStatement rename = connection.prepareStatement(engine.sql().get("rename_stream"))) {
+                rename.setString(1, newName);
+                rename.setString(2, name);
+                try (ResultSet row = rename.executeQuery()) {
+                    if (!row.next()) {
+                        throw StreamRows.notFound(name);
+                    }
+                    id = row.getLong(1);
+                }
+            } catch (SQLException failure) {
+                if ("23505".equals(TransientFailures.state(failure))) {
+                    throw new SqlStreamsException(Code.SQL0007, "stream name \"" + newName + "\" is taken", failure);
+                }
+                throw failure;
+            }
+            try (PreparedStatement log = connection.prepareStatement(engine.sql().get("log_stream_config"))) {
+                log.setString(1, engine.declarer());
+                log.setLong(2, id);
+                log.executeUpdate();
+            }
+            return rows.require(connection, newName);
+        });
+    }
+
+    @Override
+    public void destroy(DestroyOptions options) {
+        Names.resource("stream", name);
+        if (!engine.config().allowDestroy()) {
+            throw new SqlStreamsException(Code.SQL0008, "destroying stream \"" + name
+                    + "\" needs ClientConfig.allowDestroy");
+        }
+        boolean force = options != null && options.force();
+        requireInstalled();
+        engine.database().inTransaction("destroying stream \"" + name + "\"", connection -> {
+            Stream stream = rows.lock(connection, name).orElseThrow(() -> StreamRows.notFound(name));
+            if (!force && hasMessages(connection, stream.id())) {
+                throw new SqlStreamsException(Code.SQL0006, "stream \"" + name
+                        + "\" still holds messages; destroy with force to drop them");
+            }
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("SET LOCAL lock_timeout = '2000ms'");
+                statement.execute(engine.sql().forStream("drop_family", stream.id()));
+            }
+            try (PreparedStatement delete = connection.prepareStatement(engine.sql().get("delete_stream"))) {
+                delete.setLong(1, stream.id());
+                delete.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<Consumer> consumers() {
+        Names.resource("stream", name);
+        requireInstalled();
+        return engine.database().autoCommit("listing the consumer groups of stream \"" + name + "\"", connection -> {
+            rows.require(connection, name);
+            return rows.consumers(connection, name);
+        });
+    }
+
+    @Override
+    public KeyHandle<T> key(String messageKey) {
+        return new EngineKeyHandle<>(engine, name, payloadType, messageKey);
+    }
+
+    @Override
+    public ProducerHandle<T> producer() {
+        return new EngineProducerHandle<>(engine, name, payloadType);
+    }
+
+    private boolean hasMessages(java.sql.Connection connection, long streamId) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery(engine.sql().forStream("stream_has_messages", streamId))) {
+            row.next();
+            return row.getBoolean(1);
+        }
+    }
+
+    private void requireInstalled() {
+        if (!engine.migrator().installed()) {
+            throw StreamRows.notFound(name);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+-- Producing. One statement claims every idempotency key first (which gives the transaction its xid before
+-- any message id is drawn from the sequence: the consumers' snapshot fence relies on that order), inserts
+-- the messages whose claim was new in argument order, and moves each compacted key's head to the
+-- greatest (schema_version, compaction_rank, id), taking head rows in key order.
+
+-- name: produce
+WITH input AS (
+    SELECT *
+    FROM unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[])
+         WITH ORDINALITY AS item (idempotency_key, schema_version, routing_key, message_key, compaction_rank,
+                                  payload, options, ordinal)
+),
+claimed AS (
+    INSERT INTO {schema}.idempotency_key_{id} (idempotency_key)
+    SELECT idempotency_key FROM input ORDER BY ordinal
+    ON CONFLICT DO NOTHING
+    RETURNING idempotency_key
+),
+inserted AS (
+    INSERT INTO {schema}.message_log_{id} (schema_version, routing_key, message_key, compaction_rank, payload, options)
+    SELECT item.schema_version, item.routing_key, item.message_key, item.compaction_rank, item.payload::jsonb,
+           item.options::jsonb
+    FROM input item
+    WHERE item.idempotency_key IN (SELECT idempotency_key FROM claimed)
+    ORDER BY item.ordinal
+    RETURNING id, schema_version, message_key, compaction_rank
+),
+heads AS (
+    INSERT INTO {schema}.compaction_head_{id} AS head (compaction_key, message_id, schema_version, compaction_rank)
+    SELECT DISTINCT ON (message_key) message_key, id, schema_version, compaction_rank
+    FROM inserted
+    WHERE compaction_rank IS NOT NULL
+    ORDER BY message_key, schema_version DESC, compaction_rank DESC, id DESC
+    ON CONFLICT (compaction_key) DO UPDATE
+    SET message_id = EXCLUDED.message_id, schema_version = EXCLUDED.schema_version,
+        compaction_rank = EXCLUDED.compaction_rank, updated_at = now()
+    WHERE head.message_id IS NULL
+       OR (EXCLUDED.schema_version, EXCLUDED.compaction_rank, EXCLUDED.message_id)
+          > (head.schema_version, head.compaction_rank, head.message_id)
+    RETURNING 1
+)
+SELECT (SELECT coalesce(array_agg(idempotency_key::text), '{}') FROM claimed),
+       (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM inserted),
+       (SELECT count(*) FROM heads)

@@ -1,0 +1,66 @@
+-- Stream rows: declaration, lookup, rename and destroy.
+
+-- name: insert_stream
+INSERT INTO {schema}.stream_config (system_id, name, partition_size, retention_ttl_ns, allow_drop_past_committed,
+                                    idempotency_key_ttl_ns, empty_compaction_head_ttl_ns, delivery_log_mode)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (name) DO NOTHING
+RETURNING id
+
+-- name: lock_stream_by_name
+SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
+       empty_compaction_head_ttl_ns, delivery_log_mode, created_at, updated_at
+FROM {schema}.stream_config WHERE name = ? FOR UPDATE
+
+-- name: stream_by_name
+SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
+       empty_compaction_head_ttl_ns, delivery_log_mode, created_at, updated_at
+FROM {schema}.stream_config WHERE name = ?
+
+-- name: all_streams
+SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
+       empty_compaction_head_ttl_ns, delivery_log_mode, created_at, updated_at
+FROM {schema}.stream_config ORDER BY name
+
+-- name: update_stream_config
+UPDATE {schema}.stream_config
+SET retention_ttl_ns = ?, allow_drop_past_committed = ?, idempotency_key_ttl_ns = ?,
+    empty_compaction_head_ttl_ns = ?, delivery_log_mode = ?, updated_at = now()
+WHERE id = ?
+
+-- name: log_stream_config
+INSERT INTO {schema}.stream_config_log (stream_id, name, partition_size, retention_ttl_ns, allow_drop_past_committed,
+                                        idempotency_key_ttl_ns, empty_compaction_head_ttl_ns, delivery_log_mode,
+                                        declared_by)
+SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
+       empty_compaction_head_ttl_ns, delivery_log_mode, ?
+FROM {schema}.stream_config WHERE id = ?
+
+-- name: rename_stream
+UPDATE {schema}.stream_config SET name = ?, updated_at = now() WHERE name = ? RETURNING id
+
+-- name: stream_has_messages
+SELECT EXISTS (SELECT 1 FROM {schema}.message_log_{id})
+
+-- name: delete_stream
+DELETE FROM {schema}.stream_config WHERE id = ?
+
+-- name: consumers_of_stream
+SELECT g.id, s.name, g.name, g.created_at, g.updated_at
+FROM {schema}.consumer_group_config g JOIN {schema}.stream_config s ON s.id = g.stream_id
+WHERE s.name = ? ORDER BY g.name
+
+-- name: stream_worker_metadata
+SELECT id, metadata::text FROM {schema}.worker_config WHERE stream_id = ? AND name = ?
+
+-- name: insert_stream_worker
+INSERT INTO {schema}.worker_config (stream_id, name, metadata, target_instances)
+VALUES (?, ?, ?::jsonb, ?)
+RETURNING id
+
+-- name: update_worker_metadata
+UPDATE {schema}.worker_config SET metadata = ?::jsonb, updated_at = now() WHERE id = ?
+
+-- name: log_worker_config
+INSERT INTO {schema}.worker_config_log (worker_id, name, metadata, target_instances, declared_by)
+SELECT id, name, metadata, target_instances, ? FROM {schema}.worker_config WHERE id = ?
