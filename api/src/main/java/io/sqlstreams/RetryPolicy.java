@@ -135,7 +135,9 @@ public record RetryPolicy(Integer maxRetries, Integer maxDelays, Duration baseDe
 
     /**
      * The sleep before zero-based {@code attempt}: baseDelay × exponent<sup>attempt</sup>, capped at
-     * maxDelay (when set) and never negative. It does not stop at maxRetries. Unset fields count as zero.
+     * maxDelay (when set) and never negative. It does not stop at maxRetries. A negative attempt divides
+     * instead (the redelivery index of a first delivery that was delayed, then failed, is −1: half the base
+     * delay with the default exponent). Unset fields count as zero.
      */
     public Duration calculateDelay(int attempt) {
         return Duration.ofNanos(delayNanos(attempt).longValueExact());
@@ -170,13 +172,16 @@ public record RetryPolicy(Integer maxRetries, Integer maxDelays, Duration baseDe
         int growth = exponent == null ? 0 : exponent;
         BigInteger limit = BigInteger.valueOf(cap);
         BigInteger delay = BigInteger.valueOf(base);
-        if (attempt > 0 && growth < 1) {
+        if (attempt != 0 && growth < 1) {
             return BigInteger.ZERO;
         }
         if (growth > 1) {
             BigInteger factor = BigInteger.valueOf(growth);
             for (int step = 0; step < attempt && delay.signum() > 0 && delay.compareTo(limit) < 0; step++) {
                 delay = delay.multiply(factor);
+            }
+            for (int step = 0; step > attempt && delay.signum() > 0; step--) {
+                delay = delay.divide(factor);
             }
         }
         return delay.min(limit);

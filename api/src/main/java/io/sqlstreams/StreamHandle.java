@@ -53,6 +53,9 @@ public interface StreamHandle<T> {
     /** A handle on one message key of this stream. No I/O. */
     KeyHandle<T> key(String messageKey);
 
+    /** A handle on the consumer group {@code name} of this stream. No I/O. */
+    ConsumerHandle<T> consumer(String name);
+
     /** A handle for producing to this stream. No I/O. */
     ProducerHandle<T> producer();
 }

@@ -1,24 +1,32 @@
 package io.sqlstreams.engine;
 
 import java.time.Clock;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * What the engine takes from its host besides the data source: a thread factory for long-lived loops, the
- * clock and the sleeper. In a server these are the managed thread factory and friends; in Java SE and tests
- * plain JDK objects.
+ * What the engine takes from its host besides the data source: a thread factory for long-lived loops, an
+ * executor for handler calls, the clock and the sleeper. In a server these are the managed thread factory
+ * and managed executor; in Java SE and tests plain JDK objects.
  */
-public record EngineEnvironment(ThreadFactory threadFactory, Clock clock, Sleeper sleeper) {
+public record EngineEnvironment(ThreadFactory threadFactory, ExecutorService handlerExecutor, Clock clock,
+                                Sleeper sleeper) {
 
+    /** Daemon threads, an unbounded handler pool (sessions bound it with their own permits), the system clock. */
     public static EngineEnvironment standalone() {
+        ThreadFactory daemons = daemonThreads("sqlstreams-");
+        return new EngineEnvironment(daemons, Executors.newCachedThreadPool(daemonThreads("sqlstreams-handler-")),
+                Clock.systemUTC(), Sleeper.SYSTEM);
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
         ThreadFactory base = Executors.defaultThreadFactory();
-        ThreadFactory daemons = runnable -> {
+        return runnable -> {
             Thread thread = base.newThread(runnable);
             thread.setDaemon(true);
-            thread.setName("sqlstreams-" + thread.getName());
+            thread.setName(prefix + thread.getName());
             return thread;
         };
-        return new EngineEnvironment(daemons, Clock.systemUTC(), Sleeper.SYSTEM);
     }
 }

@@ -64,6 +64,19 @@ public final class OptionsDocument {
      * @throws InvalidConfigurationException (SQL0108) naming the key of a duration beyond ±2<sup>63</sup> ns
      */
     public static String toJson(MessageOptions options) {
+        JsonObject document = toObject(options);
+        if (document == null) {
+            return null;
+        }
+        StringWriter text = new StringWriter();
+        try (JsonWriter writer = WRITERS.createWriter(text)) {
+            writer.write(document);
+        }
+        return text.toString();
+    }
+
+    /** {@link #toJson} as a JSON object, for embedding in a larger document; {@code null} for {@code null}. */
+    public static JsonObject toObject(MessageOptions options) {
         if (options == null) {
             return null;
         }
@@ -78,11 +91,7 @@ public final class OptionsDocument {
         if (options.scheduledAt() != null) {
             document.add("scheduled_at", RFC_3339.format(options.scheduledAt()));
         }
-        StringWriter text = new StringWriter();
-        try (JsonWriter writer = WRITERS.createWriter(text)) {
-            writer.write(document.build());
-        }
-        return text.toString();
+        return document.build();
     }
 
     private static JsonObjectBuilder retryObject(RetryPolicy retry) {
@@ -108,7 +117,7 @@ public final class OptionsDocument {
     }
 
     /**
-     * Reads a document written by {@link #toJson} or by the reference. Unknown keys are ignored so that
+     * Reads a document written by {@link #toJson} or by another library version. Unknown keys are ignored so that
      * documents from newer versions still load, and a JSON {@code null} counts as unset. Values are
      * decoded, not validated: {@link MessageOptions#validate()} checks their rules.
      *
@@ -130,6 +139,11 @@ public final class OptionsDocument {
         if (!(document instanceof JsonObject object)) {
             throw invalid("options", json, "must be a JSON object");
         }
+        return fromObject(object);
+    }
+
+    /** {@link #fromJson} of an already parsed object. */
+    public static MessageOptions fromObject(JsonObject object) {
         String concurrency = string(object, "concurrency", "concurrency");
         return new MessageOptions(
                 concurrency == null ? null : Concurrency.fromWireName(concurrency),

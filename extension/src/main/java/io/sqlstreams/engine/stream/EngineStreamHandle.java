@@ -9,6 +9,7 @@ import java.util.Optional;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.Consumer;
+import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.KeyHandle;
 import io.sqlstreams.ProducerHandle;
@@ -18,6 +19,7 @@ import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.Names;
+import io.sqlstreams.engine.consume.EngineConsumerHandle;
 import io.sqlstreams.engine.key.EngineKeyHandle;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
 import io.sqlstreams.engine.sql.TransientFailures;
@@ -135,6 +137,11 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
     @Override
     public KeyHandle<T> key(String messageKey) {
         return new EngineKeyHandle<>(engine, name, payloadType, messageKey);
+    }
+
+    @Override
+    public ConsumerHandle<T> consumer(String group) {
+        return new EngineConsumerHandle<>(engine, name, group, payloadType);
     }
 
     @Override

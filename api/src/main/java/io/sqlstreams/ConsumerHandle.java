@@ -1,0 +1,50 @@
+package io.sqlstreams;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A consumer group on a stream, by name: no I/O until a verb is called.
+ *
+ * @param <T> the payload type the group reads; only rows of its {@link SchemaVersion} reach it
+ */
+public interface ConsumerHandle<T> {
+
+    String stream();
+
+    String name();
+
+    /**
+     * Declares the group: creates its row and cursor on first registration (placed by
+     * {@link ConsumerConfig#start()}, read once) and writes the declaration to the group's worker rows. Newest
+     * declaration wins; an identical one writes nothing, a differing one logs SQL0059 with the difference.
+     *
+     * @throws SqlStreamsException           SQL0005 when the stream is not registered
+     * @throws InvalidNameException          (SQL0109) for a bad group name
+     * @throws InvalidConfigurationException (SQL0108) for a bad declaration or a payload type without
+     *                                       {@link SchemaVersion}
+     */
+    ConsumerInstance<T> register(ConsumerConfig config);
+
+    /** {@link #register(ConsumerConfig)} with the empty declaration: every field at its default. */
+    default ConsumerInstance<T> register() {
+        return register(ConsumerConfig.defaults());
+    }
+
+    /** The group's row, or empty when the stream or the group is not registered. */
+    Optional<Consumer> get();
+
+    /** The group's worker rows with their stored, sparse configuration documents. */
+    List<Worker> workers();
+
+    /**
+     * Deletes the group: its cursor, leases, exception and delivery rows and workers; the stream and its
+     * messages stay. Needs {@link ClientConfig#allowDestroy()} (SQL0008). Without
+     * {@link DestroyOptions#force()} it is refused while an instance is live (SQL0015) or delivery rows remain
+     * (SQL0016).
+     */
+    void destroy(DestroyOptions options);
+
+    /** Both layers of the group's configuration side by side, with its cursor and delivery state. */
+    ConsumerInspection inspect();
+}

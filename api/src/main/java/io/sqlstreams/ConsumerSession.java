@@ -1,0 +1,41 @@
+package io.sqlstreams;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * One running consume session. {@link #close()} stops claiming, waits for in-flight handlers up to the
+ * session's shutdown timeout, settles its open ranges and releases its liveness rows.
+ */
+public interface ConsumerSession extends AutoCloseable {
+
+    /** The session's id (a UUIDv7), as it appears in its log lines. */
+    String id();
+
+    /**
+     * Waits until the session has registered its liveness and begun claiming.
+     *
+     * @return false when {@code timeout} passed first
+     * @throws SqlStreamsException when the session failed to start
+     */
+    boolean awaitStarted(Duration timeout) throws InterruptedException;
+
+    /** True until the session has stopped, gracefully or not. */
+    boolean isRunning();
+
+    /** Why the session stopped, when it stopped with a failure. */
+    Optional<Throwable> failure();
+
+    /** The session's counters so far. */
+    SessionCounters counters();
+
+    /**
+     * Stops the session gracefully, waiting at most {@code timeout} for in-flight handlers (instead of the
+     * session's shutdown timeout).
+     */
+    void stop(Duration timeout);
+
+    /** Stops the session gracefully within its shutdown timeout. */
+    @Override
+    void close();
+}

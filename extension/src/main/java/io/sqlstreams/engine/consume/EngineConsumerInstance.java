@@ -1,0 +1,89 @@
+package io.sqlstreams.engine.consume;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.sqlstreams.AlreadyConsumingException;
+import io.sqlstreams.ConsumeOptions;
+import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.ConsumerInstance;
+import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.MessageHandler;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.Engine;
+
+/** A registered group ready to run sessions in this process, one at a time. */
+public final class EngineConsumerInstance<T> implements ConsumerInstance<T> {
+    private final Engine engine;
+    private final RegisteredGroup group;
+    private final Class<T> payloadType;
+    private final int schemaVersion;
+    private final ConsumerConfig declared;
+    private final AtomicReference<ConsumeSession<T>> running = new AtomicReference<>();
+
+    EngineConsumerInstance(Engine engine, RegisteredGroup group, Class<T> payloadType, int schemaVersion,
+                           ConsumerConfig declared) {
+        this.engine = engine;
+        this.group = group;
+        this.payloadType = payloadType;
+        this.schemaVersion = schemaVersion;
+        this.declared = declared;
+    }
+
+    @Override
+    public void consume(MessageHandler<T> handler, ConsumeOptions options) {
+        ConsumeSession<T> session = open(handler, options, engine.environment().handlerExecutor());
+        try {
+            session.awaitStopped();
+        } catch (InterruptedException interrupted) {
+            session.close();
+            Thread.currentThread().interrupt();
+        }
+        Throwable failed = session.failure().orElse(null);
+        if (failed instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (failed instanceof Error error) {
+            throw error;
+        }
+    }
+
+    @Override
+    public ConsumerSession start(MessageHandler<T> handler, ConsumeOptions options) {
+        return start(handler, options, engine.environment().handlerExecutor());
+    }
+
+    /** {@link #start(MessageHandler, ConsumeOptions)} with handlers on {@code handlerExecutor} (a managed executor). */
+    public ConsumerSession start(MessageHandler<T> handler, ConsumeOptions options, ExecutorService handlerExecutor) {
+        return open(handler, options, handlerExecutor);
+    }
+
+    @Override
+    public void stop() {
+        ConsumeSession<T> session = running.get();
+        if (session != null) {
+            session.close();
+        }
+    }
+
+    private ConsumeSession<T> open(MessageHandler<T> handler, ConsumeOptions options, ExecutorService handlerExecutor) {
+        if (handler == null) {
+            throw new NullPointerException("handler");
+        }
+        ConsumeOptions resolved = options == null ? ConsumeOptions.defaults() : options;
+        resolved.validate();
+        ConsumeSession<T> session = new ConsumeSession<>(engine, group, payloadType, schemaVersion, handler, resolved,
+                declared, handlerExecutor, stopped -> running.compareAndSet(stopped, null));
+        if (!running.compareAndSet(null, session)) {
+            throw new AlreadyConsumingException(group.streamName(), group.groupName());
+        }
+        try {
+            session.begin();
+        } catch (SqlStreamsException | Error failure) {
+            running.compareAndSet(session, null);
+            session.close();
+            throw failure;
+        }
+        return session;
+    }
+}

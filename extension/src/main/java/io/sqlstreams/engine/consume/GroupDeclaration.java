@@ -1,0 +1,95 @@
+package io.sqlstreams.engine.consume;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+
+import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.Start;
+import io.sqlstreams.Stream;
+import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.stream.StreamRows;
+import io.sqlstreams.engine.worker.WorkerDeclaration;
+import jakarta.json.JsonObject;
+
+/**
+ * A consumer group's {@code register}: on first registration the group row and its cursor (placed by
+ * {@link ConsumerConfig#start()}, read this once only); every time, the declaration written to the group's
+ * {@code message_consumer} and {@code exception_consumer} worker rows, newest wins.
+ */
+final class GroupDeclaration {
+    private final Engine engine;
+    private final StreamRows streams;
+    private final WorkerDeclaration workers;
+
+    GroupDeclaration(Engine engine) {
+        this.engine = engine;
+        this.streams = new StreamRows(engine.sql());
+        this.workers = new WorkerDeclaration(engine.sql(), engine.diagnostics(), engine.declarer());
+    }
+
+    /** The registered group: its id and its stream's. */
+    RegisteredGroup register(String streamName, String groupName, ConsumerConfig config) {
+        JsonObject document = GroupDocument.of(config);
+        return engine.database().inTransaction("registering consumer group \"" + groupName + "\" on stream \""
+                + streamName + "\"", connection -> {
+            Stream stream = streams.require(connection, streamName);
+            engine.migrator().checkStream(connection, stream.id(), streamName);
+            Optional<Long> created = insertGroup(connection, stream.id(), groupName);
+            long groupId = created.isPresent() ? created.get() : lockGroup(connection, stream.id(), groupName);
+            if (created.isPresent()) {
+                long committed = createCursor(connection, stream.id(), groupId, config.resolvedStart());
+                engine.diagnostics().info("consumer group \"" + groupName + "\" registered (created) on stream \""
+                        + streamName + "\" at " + config.resolvedStart().wireName() + ", committed=" + committed);
+            }
+            String subject = "consumer group \"" + groupName + "\" on stream \"" + streamName + "\"";
+            workers.declare(connection, WorkerDeclaration.Owner.CONSUMER_GROUP, groupId, subject,
+                    GroupRows.MESSAGE_CONSUMER, document, -1);
+            workers.declare(connection, WorkerDeclaration.Owner.CONSUMER_GROUP, groupId, subject,
+                    GroupRows.EXCEPTION_CONSUMER, document, -1);
+            return new RegisteredGroup(stream.id(), stream.name(), groupId, groupName, stream.deliveryLogMode());
+        });
+    }
+
+    private Optional<Long> insertGroup(Connection connection, long streamId, String groupName) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(engine.sql().get("insert_group"))) {
+            insert.setLong(1, streamId);
+            insert.setString(2, groupName);
+            try (ResultSet row = insert.executeQuery()) {
+                return row.next() ? Optional.of(row.getLong(1)) : Optional.empty();
+            }
+        }
+    }
+
+    private long lockGroup(Connection connection, long streamId, String groupName) throws SQLException {
+        try (PreparedStatement lock = connection.prepareStatement(engine.sql().get("lock_group"))) {
+            lock.setLong(1, streamId);
+            lock.setString(2, groupName);
+            try (ResultSet row = lock.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private long createCursor(Connection connection, long streamId, long groupId, Start start) throws SQLException {
+        if (start == Start.HEAD) {
+            try (PreparedStatement insert = connection.prepareStatement(
+                    engine.sql().forStream("insert_cursor_at_head", streamId))) {
+                insert.setLong(1, groupId);
+                try (ResultSet row = insert.executeQuery()) {
+                    row.next();
+                    return row.getLong(1);
+                }
+            }
+        }
+        try (PreparedStatement insert = connection.prepareStatement(
+                engine.sql().forStream("insert_cursor_at_beginning", streamId))) {
+            insert.setLong(1, groupId);
+            insert.executeUpdate();
+            return 0;
+        }
+    }
+}

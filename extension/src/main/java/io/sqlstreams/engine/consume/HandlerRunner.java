@@ -1,0 +1,100 @@
+package io.sqlstreams.engine.consume;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.MessageHandler;
+import io.sqlstreams.MessageMeta;
+import io.sqlstreams.engine.Engine;
+import jakarta.json.bind.JsonbException;
+
+/**
+ * Runs one delivery's handler on the host's executor under its timeout. At the timeout the handler thread is
+ * interrupted; a handler that has not returned TimeoutGrace later is abandoned: the attempt is recorded as a
+ * failure and the thread is left to finish on its own (counted). A payload that does not decode is dead.
+ */
+final class HandlerRunner<T> {
+    private final Engine engine;
+    private final RegisteredGroup group;
+    private final Class<T> payloadType;
+    private final MessageHandler<T> handler;
+    private final ExecutorService executor;
+    private final ScheduledExecutorService timer;
+    private final Duration timeoutGrace;
+    private final SessionCounterSet counters;
+
+    HandlerRunner(Engine engine, RegisteredGroup group, Class<T> payloadType, MessageHandler<T> handler,
+                  ExecutorService executor, ScheduledExecutorService timer, Duration timeoutGrace,
+                  SessionCounterSet counters) {
+        this.engine = engine;
+        this.group = group;
+        this.payloadType = payloadType;
+        this.handler = handler;
+        this.executor = executor;
+        this.timer = timer;
+        this.timeoutGrace = timeoutGrace;
+        this.counters = counters;
+    }
+
+    /** Starts the handler; the future completes with the outcome, at the latest timeout + grace from now. */
+    CompletableFuture<DeliveryOutcome> run(Delivery delivery) {
+        CompletableFuture<DeliveryOutcome> outcome = new CompletableFuture<>();
+        T payload;
+        try {
+            payload = engine.codec().decode(delivery.payloadJson(), payloadType);
+        } catch (JsonbException | ClassCastException undecodable) {
+            outcome.complete(new DeliveryOutcome.Dead(Code.SQL0112.id() + " message " + delivery.messageId()
+                    + " cannot be decoded as " + payloadType.getName() + ": " + undecodable.getMessage()));
+            return outcome;
+        }
+        MessageMeta meta = new MessageMeta(group.streamName(), group.groupName(), delivery.messageId(),
+                delivery.routingKey(), delivery.messageKey(), delivery.attempt(), delivery.options());
+        Future<?> running;
+        try {
+            running = executor.submit(() -> {
+                Throwable thrown = null;
+                try {
+                    MessageMeta.callWith(meta, () -> {
+                        handler.handle(payload);
+                        return null;
+                    });
+                } catch (Throwable failure) {
+                    thrown = failure;
+                }
+                if (!outcome.complete(OutcomeClassifier.classify(thrown))) {
+                    engine.diagnostics().info("abandoned handler of message " + delivery.messageId() + " of "
+                            + group.describe() + " returned after its attempt was recorded as failed");
+                }
+            });
+        } catch (RejectedExecutionException rejected) {
+            outcome.complete(new DeliveryOutcome.Retry("the handler executor refused the task: " + rejected));
+            return outcome;
+        }
+        Duration timeout = delivery.options().timeout();
+        timer.schedule(() -> interruptIfRunning(outcome, running), timeout.toNanos(), TimeUnit.NANOSECONDS);
+        timer.schedule(() -> abandonIfRunning(outcome, delivery, timeout), timeout.plus(timeoutGrace).toNanos(),
+                TimeUnit.NANOSECONDS);
+        return outcome;
+    }
+
+    private static void interruptIfRunning(CompletableFuture<DeliveryOutcome> outcome, Future<?> running) {
+        if (!outcome.isDone()) {
+            running.cancel(true);
+        }
+    }
+
+    private void abandonIfRunning(CompletableFuture<DeliveryOutcome> outcome, Delivery delivery, Duration timeout) {
+        if (outcome.complete(new DeliveryOutcome.Retry("hard timeout: the handler did not return within its "
+                + timeout + " timeout plus " + timeoutGrace + " grace; its thread was abandoned"))) {
+            counters.abandoned.increment();
+            engine.diagnostics().info("abandoned the handler of message " + delivery.messageId() + " of "
+                    + group.describe() + " after " + timeout.plus(timeoutGrace));
+        }
+    }
+}

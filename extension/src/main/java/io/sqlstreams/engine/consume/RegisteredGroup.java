@@ -1,0 +1,12 @@
+package io.sqlstreams.engine.consume;
+
+import io.sqlstreams.DeliveryLogMode;
+
+/** A consumer group as a session needs it: the ids its statements use and how its stream audits deliveries. */
+record RegisteredGroup(long streamId, String streamName, long groupId, String groupName,
+                       DeliveryLogMode deliveryLogMode) {
+
+    String describe() {
+        return "consumer group \"" + groupName + "\" on stream \"" + streamName + "\"";
+    }
+}

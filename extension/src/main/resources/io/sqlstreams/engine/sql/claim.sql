@@ -1,0 +1,138 @@
+-- The fresh claim under the snapshot fence, reclaim and quarantine of expired ranges, and range commits.
+
+-- name: observe
+-- Own statement, auto-commit. Allocates a transaction id after the snapshot unless the group is idle, so
+-- waiting until that xid is older than every running transaction proves every lower id has settled.
+WITH observed AS (
+    SELECT (SELECT coalesce(max(id), 0) FROM {schema}.message_log_{id}) AS head,
+           c.claimed, c.settled_head, c.pending_head
+    FROM {schema}.consumer_group_cursor_{id} c
+    WHERE c.consumer_group_id = ?
+)
+SELECT head, claimed, settled_head, pending_head,
+       EXISTS (SELECT 1 FROM {schema}.claim_lease_{id} l
+               WHERE l.consumer_group_id = ? AND l.expires_at < now()) AS lease_expired,
+       CASE WHEN head = claimed AND head = settled_head AND head = pending_head THEN NULL
+            ELSE pg_current_xact_id()::text END AS observed_xid
+FROM observed
+
+-- name: lock_cursor
+SELECT claimed, settled_head, pending_head, pending_xid::text,
+       ?::xid8 IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) >= ?::xid8 AS observed_fence_passed,
+       pending_xid IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) >= pending_xid AS pending_fence_passed
+FROM {schema}.consumer_group_cursor_{id}
+WHERE consumer_group_id = ?
+FOR UPDATE
+
+-- name: advance_claimed
+UPDATE {schema}.consumer_group_cursor_{id}
+SET claimed = ?, settled_head = greatest(settled_head, ?), pending_head = greatest(pending_head, ?),
+    pending_xid = CASE WHEN ?::xid8 IS NULL THEN pending_xid
+                       WHEN pending_xid IS NULL OR pending_xid < ?::xid8 THEN ?::xid8
+                       ELSE pending_xid END
+WHERE consumer_group_id = ?
+
+-- name: insert_range_lease
+INSERT INTO {schema}.claim_lease_{id} (consumer_group_id, low, high, expires_at)
+VALUES (?, ?, ?, now() + ? * interval '1 microsecond')
+RETURNING token::text
+
+-- name: read_range
+SELECT m.id, m.routing_key, m.message_key, m.compaction_rank, m.payload::text, m.options::text, m.created_at
+FROM {schema}.message_log_{id} m
+WHERE m.id > ? AND m.id <= ? AND m.schema_version = ?
+  AND (m.compaction_rank IS NULL
+       OR m.id = (SELECT h.message_id FROM {schema}.compaction_head_{id} h WHERE h.compaction_key = m.message_key))
+ORDER BY m.id
+
+-- name: reclaim_expired_range
+UPDATE {schema}.claim_lease_{id} l
+SET reclaims = l.reclaims + 1, expires_at = now() + ? * interval '1 microsecond', token = gen_random_uuid()
+FROM (SELECT consumer_group_id, token FROM {schema}.claim_lease_{id}
+      WHERE consumer_group_id = ? AND expires_at < now()
+      ORDER BY low
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED) expired
+WHERE l.consumer_group_id = expired.consumer_group_id AND l.token = expired.token
+RETURNING l.token::text, l.low, l.high, l.reclaims
+
+-- name: quarantine_range
+WITH released AS (
+    DELETE FROM {schema}.claim_lease_{id} WHERE consumer_group_id = ? AND token = ?::uuid RETURNING low, high
+),
+messages AS (
+    SELECT m.id, m.message_key, coalesce(m.options->>'concurrency', 'parallel') AS concurrency
+    FROM {schema}.message_log_{id} m, released r
+    WHERE m.id > r.low AND m.id <= r.high AND m.schema_version = ?
+      AND (m.compaction_rank IS NULL
+           OR m.id = (SELECT h.message_id FROM {schema}.compaction_head_{id} h WHERE h.compaction_key = m.message_key))
+),
+exceptions AS (
+    INSERT INTO {schema}.exception_queue_{id} (consumer_group_id, message_id, status, message_key, concurrency,
+                                               attempts, can_run_after, last_error)
+    SELECT ?, id, 'ready', message_key, concurrency, 0, now(), 'quarantined: range reclaimed too many times'
+    FROM messages
+    ON CONFLICT (consumer_group_id, message_id) DO NOTHING
+    RETURNING message_id
+),
+audit AS (
+    INSERT INTO {schema}.delivery_log_{id} (consumer_group_id, message_id, attempt, status, error)
+    SELECT ?, message_id, 0, 'failure', 'quarantined: range reclaimed too many times'
+    FROM exceptions WHERE ?
+)
+SELECT (SELECT count(*) FROM released), (SELECT count(*) FROM exceptions)
+
+-- name: surrender_range
+UPDATE {schema}.claim_lease_{id}
+SET expires_at = now(), token = gen_random_uuid(), reclaims = greatest(reclaims - 1, -1)
+WHERE consumer_group_id = ? AND token = ?::uuid
+
+-- name: record_range
+-- Token-guarded: when the lease is gone (reclaimed by another instance), nothing is written. With a null
+-- new low the whole range is resolved and its lease deleted; otherwise (shutdown's partial commit) the
+-- resolved prefix is recorded and the lease narrowed to the unresolved suffix, keeping its token.
+WITH deleted AS (
+    DELETE FROM {schema}.claim_lease_{id}
+    WHERE consumer_group_id = ? AND token = ?::uuid AND ?::bigint IS NULL
+    RETURNING 1
+),
+narrowed AS (
+    UPDATE {schema}.claim_lease_{id} SET low = ?::bigint
+    WHERE consumer_group_id = ? AND token = ?::uuid AND ?::bigint IS NOT NULL
+    RETURNING 1
+),
+owned AS (
+    SELECT 1 FROM deleted UNION ALL SELECT 1 FROM narrowed
+),
+outcome AS (
+    SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::text[])
+        AS o (message_id, status, message_key, concurrency, delays, run_after_us, last_error, log_status)
+),
+exceptions AS (
+    INSERT INTO {schema}.exception_queue_{id} (consumer_group_id, message_id, status, message_key, concurrency,
+                                               attempts, delays, can_run_after, last_error)
+    SELECT ?, message_id, status, message_key, concurrency, 0, delays,
+           now() + run_after_us * interval '1 microsecond', last_error
+    FROM outcome WHERE status IS NOT NULL AND EXISTS (SELECT 1 FROM owned)
+    RETURNING 1
+),
+audit AS (
+    INSERT INTO {schema}.delivery_log_{id} (consumer_group_id, message_id, attempt, status, error)
+    SELECT ?, message_id, 0, log_status, coalesce(last_error, '')
+    FROM outcome WHERE log_status IS NOT NULL AND EXISTS (SELECT 1 FROM owned)
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM owned), (SELECT count(*) FROM exceptions)
+
+-- name: advance_committed_target
+-- One snapshot for the cursor and the group's leases and unresolved exceptions: a stale target can only be low.
+SELECT c.committed,
+       least((SELECT min(l.low) FROM {schema}.claim_lease_{id} l WHERE l.consumer_group_id = c.consumer_group_id),
+             (SELECT min(e.message_id) - 1 FROM {schema}.exception_queue_{id} e
+              WHERE e.consumer_group_id = c.consumer_group_id AND e.status IN ('ready', 'inflight', 'deferred')),
+             c.claimed)
+FROM {schema}.consumer_group_cursor_{id} c
+WHERE c.consumer_group_id = ?
+
+-- name: advance_committed
+UPDATE {schema}.consumer_group_cursor_{id} SET committed = ? WHERE consumer_group_id = ? AND committed < ?

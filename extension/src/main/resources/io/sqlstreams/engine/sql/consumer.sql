@@ -1,0 +1,61 @@
+-- Consumer groups: declaration, lookup, workers, destroy and inspection.
+
+-- name: insert_group
+INSERT INTO {schema}.consumer_group_config (stream_id, name) VALUES (?, ?)
+ON CONFLICT (stream_id, name) DO NOTHING
+RETURNING id
+
+-- name: lock_group
+SELECT id FROM {schema}.consumer_group_config WHERE stream_id = ? AND name = ? FOR UPDATE
+
+-- name: insert_cursor_at_beginning
+INSERT INTO {schema}.consumer_group_cursor_{id} (consumer_group_id) VALUES (?)
+
+-- name: insert_cursor_at_head
+INSERT INTO {schema}.consumer_group_cursor_{id} (consumer_group_id, claimed, committed, settled_head, pending_head)
+SELECT ?, head, head, head, head FROM (SELECT coalesce(max(id), 0) AS head FROM {schema}.message_log_{id}) visible
+RETURNING committed
+
+-- name: group_by_name
+SELECT g.id, s.name, g.name, g.created_at, g.updated_at
+FROM {schema}.consumer_group_config g JOIN {schema}.stream_config s ON s.id = g.stream_id
+WHERE s.name = ? AND g.name = ?
+
+-- name: group_worker_metadata
+SELECT id, metadata::text FROM {schema}.worker_config WHERE consumer_group_id = ? AND name = ?
+
+-- name: insert_group_worker
+INSERT INTO {schema}.worker_config (consumer_group_id, name, metadata, target_instances)
+VALUES (?, ?, ?::jsonb, -1)
+RETURNING id
+
+-- name: group_workers
+SELECT w.id, w.name, w.metadata::text, w.target_instances,
+       (SELECT count(*) FROM {schema}.worker_instance i WHERE i.worker_id = w.id AND i.expires_at > now()),
+       w.created_at, w.updated_at
+FROM {schema}.worker_config w
+WHERE w.consumer_group_id = ?
+ORDER BY w.name
+
+-- name: group_live_instances
+SELECT count(*) FROM {schema}.worker_instance i JOIN {schema}.worker_config w ON w.id = i.worker_id
+WHERE w.consumer_group_id = ? AND i.expires_at > now()
+
+-- name: group_has_deliveries
+SELECT EXISTS (SELECT 1 FROM {schema}.exception_queue_{id} WHERE consumer_group_id = ?)
+
+-- name: delete_group_deliveries
+WITH exceptions AS (DELETE FROM {schema}.exception_queue_{id} WHERE consumer_group_id = ?),
+     audit AS (DELETE FROM {schema}.delivery_log_{id} WHERE consumer_group_id = ?),
+     ranges AS (DELETE FROM {schema}.claim_lease_{id} WHERE consumer_group_id = ?),
+     keys AS (DELETE FROM {schema}.message_key_lease_{id} WHERE consumer_group_id = ?)
+DELETE FROM {schema}.consumer_group_config WHERE id = ?
+
+-- name: inspect_group
+SELECT (SELECT coalesce(max(id), 0) FROM {schema}.message_log_{id}), c.claimed, c.committed,
+       (SELECT count(*) FROM {schema}.claim_lease_{id} l WHERE l.consumer_group_id = c.consumer_group_id)
+FROM {schema}.consumer_group_cursor_{id} c
+WHERE c.consumer_group_id = ?
+
+-- name: exception_counts
+SELECT status, count(*) FROM {schema}.exception_queue_{id} WHERE consumer_group_id = ? GROUP BY status

@@ -1,0 +1,37 @@
+-- Liveness rows of running workers: claim under the worker's target, token-guarded heartbeat and release.
+
+-- name: claim_worker_instance
+WITH worker AS (
+    SELECT id, target_instances FROM {schema}.worker_config WHERE consumer_group_id = ? AND name = ? FOR UPDATE
+),
+live AS (
+    SELECT count(*) AS n FROM {schema}.worker_instance i, worker w WHERE i.worker_id = w.id AND i.expires_at > now()
+),
+claimed AS (
+    INSERT INTO {schema}.worker_instance (worker_id, expires_at)
+    SELECT w.id, now() + ? * interval '1 microsecond' FROM worker w, live
+    WHERE w.target_instances = -1 OR live.n < w.target_instances
+    RETURNING id, worker_id, token, expires_at, attempts, created_at
+),
+logged AS (
+    INSERT INTO {schema}.worker_instance_log (worker_instance_id, worker_id, token, expires_at, attempts, created_at)
+    SELECT id, worker_id, token, expires_at, attempts, created_at FROM claimed
+)
+SELECT id, token::text FROM claimed
+
+-- name: renew_worker_instance
+WITH renewed AS (
+    UPDATE {schema}.worker_instance i
+    SET expires_at = now() + ? * interval '1 microsecond'
+    FROM {schema}.worker_config w
+    WHERE i.id = ? AND i.token = ?::uuid AND i.expires_at > now() AND w.id = i.worker_id AND w.target_instances <> 0
+    RETURNING i.id, i.worker_id, i.token, i.expires_at, i.attempts, i.created_at
+),
+logged AS (
+    INSERT INTO {schema}.worker_instance_log (worker_instance_id, worker_id, token, expires_at, attempts, created_at)
+    SELECT id, worker_id, token, expires_at, attempts, created_at FROM renewed
+)
+SELECT count(*) FROM renewed
+
+-- name: release_worker_instance
+DELETE FROM {schema}.worker_instance WHERE id = ? AND token = ?::uuid
