@@ -26,7 +26,7 @@ public final class PostgresExtension implements BeforeAllCallback, AfterAllCallb
     public void afterAll(ExtensionContext context) throws SQLException {
         TestDatabase database = context.getStore(NAMESPACE).remove(TestDatabase.class, TestDatabase.class);
         if (database != null) {
-            database.execute("DROP SCHEMA IF EXISTS " + database.schema() + " CASCADE");
+            database.dropSchemas();
         }
     }
 

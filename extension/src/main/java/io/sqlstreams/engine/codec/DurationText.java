@@ -129,11 +129,17 @@ public final class DurationText {
      * @throws InvalidConfigurationException (SQL0108) naming {@code property} when {@code d} lies beyond
      *                                       ±2<sup>63</sup> ns, which {@link #parse} would not read back
      */
-    static String formatStorable(String property, Duration d) {
+    /** {@link #format} of a duration that fits a signed 64-bit nanosecond count; SQL0108 naming {@code property} otherwise. */
+    public static String formatStorable(String property, Duration d) {
         if (!storable(nanos(d))) {
             throw invalid(property, d, OUT_OF_RANGE);
         }
         return format(d);
+    }
+
+    /** Whether {@code d} fits the signed 64-bit nanosecond count every stored duration uses. */
+    public static boolean storable(Duration d) {
+        return storable(nanos(d));
     }
 
     private static boolean storable(BigInteger nanos) {

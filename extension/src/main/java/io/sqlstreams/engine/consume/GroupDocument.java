@@ -36,7 +36,8 @@ final class GroupDocument {
             document.add("concurrency_override", config.concurrencyOverride().wireName());
         }
         if (config.exceptionInitialBackoff() != null) {
-            document.add("exception_initial_backoff", DurationText.format(config.exceptionInitialBackoff()));
+            document.add("exception_initial_backoff",
+                    DurationText.formatStorable("exceptionInitialBackoff", config.exceptionInitialBackoff()));
         }
         if (config.maxRangeReclaims() != null) {
             document.add("max_range_reclaims", config.maxRangeReclaims());

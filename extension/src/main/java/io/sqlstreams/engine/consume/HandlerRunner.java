@@ -7,6 +7,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.MessageHandler;
@@ -55,6 +56,8 @@ final class HandlerRunner<T> {
         }
         MessageMeta meta = new MessageMeta(group.streamName(), group.groupName(), delivery.messageId(),
                 delivery.routingKey(), delivery.messageKey(), delivery.attempt(), delivery.options());
+        Duration timeout = delivery.options().timeout();
+        AtomicBoolean timedOut = new AtomicBoolean();
         Future<?> running;
         try {
             running = executor.submit(() -> {
@@ -65,7 +68,8 @@ final class HandlerRunner<T> {
                         return null;
                     });
                 } catch (Throwable failure) {
-                    thrown = failure;
+                    thrown = timedOut.get() ? new TimeoutException("handler interrupted at its " + timeout
+                            + " timeout", failure) : failure;
                 }
                 if (!outcome.complete(OutcomeClassifier.classify(thrown))) {
                     engine.diagnostics().info("abandoned handler of message " + delivery.messageId() + " of "
@@ -76,16 +80,26 @@ final class HandlerRunner<T> {
             outcome.complete(new DeliveryOutcome.Retry("the handler executor refused the task: " + rejected));
             return outcome;
         }
-        Duration timeout = delivery.options().timeout();
-        timer.schedule(() -> interruptIfRunning(outcome, running), timeout.toNanos(), TimeUnit.NANOSECONDS);
+        timer.schedule(() -> interruptIfRunning(outcome, running, timedOut), timeout.toNanos(), TimeUnit.NANOSECONDS);
         timer.schedule(() -> abandonIfRunning(outcome, delivery, timeout), timeout.plus(timeoutGrace).toNanos(),
                 TimeUnit.NANOSECONDS);
         return outcome;
     }
 
-    private static void interruptIfRunning(CompletableFuture<DeliveryOutcome> outcome, Future<?> running) {
+    private static void interruptIfRunning(CompletableFuture<DeliveryOutcome> outcome, Future<?> running,
+                                           AtomicBoolean timedOut) {
         if (!outcome.isDone()) {
+            timedOut.set(true);
             running.cancel(true);
+        }
+    }
+
+    /** A handler that failed after it was interrupted at its timeout; its own exception is the cause. */
+    private static final class TimeoutException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        TimeoutException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

@@ -149,7 +149,9 @@ public final class SchemaMigrator {
 
     private long createSystem(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            statement.execute(sql.get("create_schema"));
+            if (!schemaExists(connection)) {
+                statement.execute(sql.get("create_schema"));
+            }
         } catch (SQLException failure) {
             throw permissionDenied(failure, "create schema " + sql.schema()
                     + " (grant CREATE on the database, or create the schema for it)");
@@ -165,13 +167,30 @@ public final class SchemaMigrator {
                         + " (grant CREATE on the schema)");
             }
             long id;
-            try (Statement statement = tx.createStatement(); ResultSet row = statement.executeQuery(sql.get("insert_system"))) {
-                row.next();
-                id = row.getLong(1);
+            try (Statement statement = tx.createStatement(); ResultSet existing = statement.executeQuery(sql.get("system_id"))) {
+                id = existing.next() ? existing.getLong(1) : insertSystem(tx);
             }
             recordSuccess(tx, "record_system_migration", id);
             return id;
         });
+    }
+
+    /** A schema prepared by an administrator is used as it is: creating it would need CREATE on the database. */
+    private boolean schemaExists(Connection connection) throws SQLException {
+        try (PreparedStatement exists = connection.prepareStatement(sql.get("schema_exists"))) {
+            exists.setString(1, sql.schema());
+            try (ResultSet row = exists.executeQuery()) {
+                row.next();
+                return row.getBoolean(1);
+            }
+        }
+    }
+
+    private long insertSystem(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(sql.get("insert_system"))) {
+            row.next();
+            return row.getLong(1);
+        }
     }
 
     private void recordSuccess(Connection connection, String statement, long ownerId) throws SQLException {

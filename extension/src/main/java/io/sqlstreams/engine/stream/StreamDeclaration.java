@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.sqlstreams.Code;
@@ -48,7 +50,7 @@ public final class StreamDeclaration {
 
     public Stream register(String name, StreamConfig config) {
         StreamConfig declared = config == null ? StreamConfig.defaults() : config;
-        declared.validate();
+        validate(declared);
         StoredConfig stored = StoredConfig.of(declared);
         long systemId = migrator.ensureSystem();
         return database.inTransaction("registering stream \"" + name + "\"", connection -> {
@@ -66,6 +68,34 @@ public final class StreamDeclaration {
             workers.declare(connection, existing.id(), name, declared);
             return rows.require(connection, name);
         });
+    }
+
+    /** The declaration's rules and the storable range of every duration, all violations reported together. */
+    private static void validate(StreamConfig config) {
+        List<InvalidConfigurationException.Violation> violations = new ArrayList<>();
+        try {
+            config.validate();
+        } catch (InvalidConfigurationException broken) {
+            violations.addAll(broken.violations());
+        }
+        Map<String, Duration> durations = new LinkedHashMap<>();
+        durations.put("retentionTtl", config.retentionTtl());
+        durations.put("idempotencyKeyTtl", config.idempotencyKeyTtl());
+        durations.put("emptyCompactionHeadTtl", config.emptyCompactionHeadTtl());
+        durations.put("janitor.pollRate", config.resolvedJanitor().pollRate());
+        durations.put("janitor.cleanupTimeout", config.resolvedJanitor().cleanupTimeout());
+        durations.put("janitor.partialSweepGracePeriod", config.resolvedJanitor().partialSweepGracePeriod());
+        durations.put("vacuum.pollRate", config.resolvedVacuum().pollRate());
+        durations.put("vacuum.vacuumTimeout", config.resolvedVacuum().vacuumTimeout());
+        durations.forEach((property, value) -> {
+            if (value != null && !DurationText.storable(value)) {
+                violations.add(new InvalidConfigurationException.Violation(property, value,
+                        "must be at most " + Duration.ofNanos(Long.MAX_VALUE) + " (stored in nanoseconds)"));
+            }
+        });
+        if (!violations.isEmpty()) {
+            throw new InvalidConfigurationException(violations);
+        }
     }
 
     private Optional<Long> insert(Connection connection, long systemId, String name, StoredConfig stored)
@@ -145,33 +175,15 @@ public final class StreamDeclaration {
                                 long idempotencyKeyTtlNanos, long emptyCompactionHeadTtlNanos, String deliveryLogMode) {
 
         static StoredConfig of(StreamConfig config) {
-            List<InvalidConfigurationException.Violation> tooLong = new ArrayList<>();
-            StoredConfig stored = new StoredConfig(config.resolvedPartitionSize(),
-                    nanos("retentionTtl", config.resolvedRetentionTtl(), tooLong), config.allowDropPastCommitted(),
-                    nanos("idempotencyKeyTtl", config.resolvedIdempotencyKeyTtl(), tooLong),
-                    nanos("emptyCompactionHeadTtl", config.resolvedEmptyCompactionHeadTtl(), tooLong),
-                    config.resolvedDeliveryLogMode().wireName());
-            if (!tooLong.isEmpty()) {
-                throw new InvalidConfigurationException(tooLong);
-            }
-            return stored;
+            return new StoredConfig(config.resolvedPartitionSize(), config.resolvedRetentionTtl().toNanos(),
+                    config.allowDropPastCommitted(), config.resolvedIdempotencyKeyTtl().toNanos(),
+                    config.resolvedEmptyCompactionHeadTtl().toNanos(), config.resolvedDeliveryLogMode().wireName());
         }
 
         static StoredConfig of(Stream stream) {
             return new StoredConfig(stream.partitionSize(), stream.retentionTtl().toNanos(),
                     stream.allowDropPastCommitted(), stream.idempotencyKeyTtl().toNanos(),
                     stream.emptyCompactionHeadTtl().toNanos(), stream.deliveryLogMode().wireName());
-        }
-
-        private static long nanos(String property, Duration value,
-                                  List<InvalidConfigurationException.Violation> tooLong) {
-            try {
-                return value.toNanos();
-            } catch (ArithmeticException overflow) {
-                tooLong.add(new InvalidConfigurationException.Violation(property, value,
-                        "must be at most " + Duration.ofNanos(Long.MAX_VALUE) + " (stored in nanoseconds)"));
-                return 0;
-            }
         }
     }
 }

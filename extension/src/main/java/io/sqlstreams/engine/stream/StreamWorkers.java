@@ -40,25 +40,26 @@ final class StreamWorkers {
 
     static JsonObject janitorDocument(JanitorConfig janitor) {
         JsonObjectBuilder document = Json.createObjectBuilder();
-        putDuration(document, "poll_rate", janitor.pollRate());
+        putDuration(document, "poll_rate", "janitor.pollRate", janitor.pollRate());
         if (janitor.sweepBatchSize() != null) {
             document.add("sweep_batch_size", janitor.sweepBatchSize());
         }
-        putDuration(document, "cleanup_timeout", janitor.cleanupTimeout());
-        putDuration(document, "partial_sweep_grace_period", janitor.partialSweepGracePeriod());
+        putDuration(document, "cleanup_timeout", "janitor.cleanupTimeout", janitor.cleanupTimeout());
+        putDuration(document, "partial_sweep_grace_period", "janitor.partialSweepGracePeriod",
+                janitor.partialSweepGracePeriod());
         return document.build();
     }
 
     static JsonObject vacuumDocument(VacuumConfig vacuum) {
         JsonObjectBuilder document = Json.createObjectBuilder();
-        putDuration(document, "poll_rate", vacuum.pollRate());
-        putDuration(document, "vacuum_timeout", vacuum.vacuumTimeout());
+        putDuration(document, "poll_rate", "vacuum.pollRate", vacuum.pollRate());
+        putDuration(document, "vacuum_timeout", "vacuum.vacuumTimeout", vacuum.vacuumTimeout());
         return document.build();
     }
 
-    private static void putDuration(JsonObjectBuilder document, String key, Duration value) {
+    private static void putDuration(JsonObjectBuilder document, String key, String property, Duration value) {
         if (value != null) {
-            document.add(key, DurationText.format(value));
+            document.add(key, DurationText.formatStorable(property, value));
         }
     }
 }

@@ -32,3 +32,6 @@ VALUES (?, ?, ?, ?, ?)
 -- name: record_stream_migration
 INSERT INTO {schema}.migration_log (stream_id, version, min_compatible_version, status, error)
 VALUES (?, ?, ?, ?, ?)
+
+-- name: schema_exists
+SELECT to_regnamespace(?) IS NOT NULL

@@ -1,0 +1,98 @@
+package io.sqlstreams.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.Test;
+
+import io.sqlstreams.ClientConfig;
+import io.sqlstreams.ConsumeOptions;
+import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.ConsumerInstance;
+import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.MessageMeta;
+import io.sqlstreams.MessageOptions;
+import io.sqlstreams.ProduceItem;
+import io.sqlstreams.ProduceOptions;
+import io.sqlstreams.ProduceResult;
+import io.sqlstreams.Producer;
+import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.SchemaVersion;
+import io.sqlstreams.SqlStreams;
+import io.sqlstreams.StreamConfig;
+import io.sqlstreams.StreamHandle;
+import io.sqlstreams.testing.PostgresTest;
+import io.sqlstreams.testing.TestDatabase;
+
+/** The README's examples, compiled and run: if this test breaks, the README is wrong. */
+@PostgresTest
+class ReadmeExamplesTest {
+
+    // README: payload
+    @SchemaVersion(1)
+    public record PaymentRequestedV1(String orderId, long amountCents) {
+    }
+
+    @Test
+    void producingAndConsuming(TestDatabase database) throws Exception {
+        DataSource dataSource = database.dataSource();
+        List<String> charged = new CopyOnWriteArrayList<>();
+
+        // README: client and stream
+        SqlStreams client = SqlStreams.create(dataSource, ClientConfig.builder().schema(database.schema()).build());
+        StreamHandle<PaymentRequestedV1> payments = client.stream("payments.requested", PaymentRequestedV1.class);
+        payments.register(StreamConfig.defaults());
+
+        // README: producing
+        try (Producer<PaymentRequestedV1> producer = payments.producer().register()) {
+            ProduceResult one = producer.produce(new PaymentRequestedV1("order-1", 1999));
+
+            ProduceResult again = producer.produce(new PaymentRequestedV1("order-1", 1999),
+                    ProduceOptions.builder().idempotencyKey("order-1").messageKey("customer-42").build());
+
+            List<ProduceResult> batch = producer.produceBatch(List.of(
+                    ProduceItem.of(new PaymentRequestedV1("order-2", 500)),
+                    ProduceItem.of(new PaymentRequestedV1("order-3", 750))));
+
+            try (Connection connection = dataSource.getConnection()) {
+                connection.setAutoCommit(false);
+                try (PreparedStatement order = connection.prepareStatement(
+                        "CREATE TABLE IF NOT EXISTS " + database.schema() + ".orders (id text PRIMARY KEY)")) {
+                    order.execute();
+                }
+                producer.produce(connection, new PaymentRequestedV1("order-4", 100), ProduceOptions.none());
+                connection.commit();
+            }
+            // README: producing end
+            assertThat(one.duplicate()).isFalse();
+            assertThat(again.duplicate()).isFalse();
+            assertThat(batch).hasSize(2);
+        }
+
+        // README: consuming
+        ConsumerInstance<PaymentRequestedV1> chargeCards = payments.consumer("charge-cards").register(
+                ConsumerConfig.builder()
+                        .message(MessageOptions.builder()
+                                .timeout(Duration.ofSeconds(10))
+                                .retry(RetryPolicy.builder().maxRetries(3).baseDelay(Duration.ofSeconds(2)).build())
+                                .build())
+                        .build());
+
+        try (ConsumerSession session = chargeCards.start(payment -> {
+            MessageMeta meta = MessageMeta.current();
+            charged.add(payment.orderId() + "@" + meta.messageId());
+        }, ConsumeOptions.builder().batchLimit(20).build())) {
+            // README: consuming end
+            await().atMost(Duration.ofSeconds(20)).until(() -> charged.size() == 5);
+            assertThat(session.isRunning()).isTrue();
+        }
+    }
+}
