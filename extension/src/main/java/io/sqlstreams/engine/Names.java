@@ -1,5 +1,6 @@
 package io.sqlstreams.engine;
 
+import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
 import io.sqlstreams.Code;
@@ -11,7 +12,7 @@ public final class Names {
     /** Stream and group names: letters, digits, '.', '_' and '-', starting with a letter, digit or '_'. */
     public static final Pattern RESOURCE_NAME = Pattern.compile("^[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,199}$");
     public static final String SYSTEM_PREFIX = "__system.";
-    private static final int MAX_KEY_LENGTH = 1024;
+    private static final int MAX_KEY_BYTES = 1024;
 
     private Names() {
     }
@@ -36,13 +37,15 @@ public final class Names {
     }
 
     /**
-     * A message or routing key: any text of 1 to 1024 characters without control characters. Keys are values,
-     * never identifiers, so quotes and semicolons are fine.
+     * A message or routing key: any text of 1 to 1024 bytes in UTF-8 without control characters (keys are
+     * indexed, and an index entry has a size limit). Keys are values, never identifiers, so quotes and
+     * semicolons are fine.
      */
     public static String key(String kind, String key) {
-        if (key == null || key.isEmpty() || key.length() > MAX_KEY_LENGTH || key.chars().anyMatch(Character::isISOControl)) {
-            throw new InvalidNameException(kind, key, "must be 1 to " + MAX_KEY_LENGTH
-                    + " characters without control characters");
+        if (key == null || key.isEmpty() || key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES
+                || key.chars().anyMatch(Character::isISOControl)) {
+            throw new InvalidNameException(kind, key == null || key.length() <= 64 ? key : key.substring(0, 64) + "…",
+                    "must be 1 to " + MAX_KEY_BYTES + " bytes of UTF-8 without control characters");
         }
         return key;
     }

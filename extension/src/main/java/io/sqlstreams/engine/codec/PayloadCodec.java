@@ -15,6 +15,8 @@ import java.util.List;
  * payload itself never appears in an error or a log line.
  */
 public final class PayloadCodec {
+    private static final String NUL_ESCAPE = "\\u0000";
+
     private volatile Jsonb jsonb;
 
     /** The payload type's {@code @SchemaVersion}, at least 1; SQL0108 otherwise. */
@@ -30,12 +32,18 @@ public final class PayloadCodec {
 
     /** The payload as JSON text; SQL0097 when it cannot be encoded. */
     public String encode(Object payload) {
+        String json;
         try {
-            return jsonb().toJson(payload);
+            json = jsonb().toJson(payload);
         } catch (JsonbException | IllegalArgumentException failure) {
             throw new SqlStreamsException(Code.SQL0097, "a payload of type " + payload.getClass().getName()
                     + " cannot be encoded as JSON: " + failure.getClass().getSimpleName());
         }
+        if (json.contains(NUL_ESCAPE)) {
+            throw new SqlStreamsException(Code.SQL0097, "a payload of type " + payload.getClass().getName()
+                    + " contains a NUL character, which PostgreSQL jsonb cannot store");
+        }
+        return json;
     }
 
     /** The stored JSON decoded as {@code type}; throws {@link JsonbException} when it does not fit. */

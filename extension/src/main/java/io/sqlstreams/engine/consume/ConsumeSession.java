@@ -277,7 +277,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         try {
             instances.renew(options.resolvedInstanceTtl());
         } catch (SqlStreamsException lost) {
-            if (lost.code() == Code.SQL0012) {
+            if (lost.code() == Code.SQL0012 || lost.code() == Code.SQL0107) {
                 fail(lost);
             }
         }
@@ -293,7 +293,8 @@ final class ConsumeSession<T> implements ConsumerSession {
     }
 
     private static boolean isFatal(SqlStreamsException failure) {
-        return failure.code() == Code.SQL0014 || failure.code() == Code.SQL0005 || failure.code() == Code.SQL0012;
+        return failure.code() == Code.SQL0014 || failure.code() == Code.SQL0005 || failure.code() == Code.SQL0012
+                || failure.code() == Code.SQL0107;
     }
 
     private void pause(Duration duration) {

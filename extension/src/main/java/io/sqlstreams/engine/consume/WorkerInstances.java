@@ -47,10 +47,13 @@ final class WorkerInstances {
         }
     }
 
-    /** Renews every row; SQL0012 when one expired or was removed, so this session has lost its liveness. */
+    /**
+     * Renews every row. SQL0107 when a worker was suspended (target 0): the session stops on purpose. SQL0012
+     * when a row expired or was removed: this session has lost its liveness (SQL0034).
+     */
     synchronized void renew(Duration ttl) {
         for (Held instance : held) {
-            long renewed = engine.database().autoCommit("renewing " + instance.worker() + " of " + group.describe(),
+            long[] renewed = engine.database().autoCommit("renewing " + instance.worker() + " of " + group.describe(),
                     connection -> {
                         try (PreparedStatement renew = connection.prepareStatement(engine.sql().get("renew_worker_instance"))) {
                             renew.setLong(1, FreshClaimer.micros(ttl));
@@ -58,15 +61,19 @@ final class WorkerInstances {
                             renew.setString(3, instance.token());
                             try (ResultSet row = renew.executeQuery()) {
                                 row.next();
-                                return row.getLong(1);
+                                return new long[] {row.getLong(1), row.getLong(2)};
                             }
                         }
                     });
-            if (renewed == 0) {
+            if (renewed[0] == 0) {
                 engine.diagnostics().event(Code.SQL0034, "worker instance of " + instance.worker() + " of "
-                        + group.describe() + " was lost (expired, removed or suspended); stopping");
+                        + group.describe() + " was lost (expired or removed); stopping");
                 throw new SqlStreamsException(Code.SQL0012, "the " + instance.worker() + " instance of "
                         + group.describe() + " expired or was removed");
+            }
+            if (renewed[1] == 0) {
+                throw new SqlStreamsException(Code.SQL0107, "worker " + instance.worker() + " of " + group.describe()
+                        + " was suspended; this session stops");
             }
         }
     }

@@ -10,11 +10,13 @@ import java.util.function.Function;
 
 import io.sqlstreams.BatcherConfig;
 import io.sqlstreams.ProduceResult;
+import io.sqlstreams.SqlStreamsException;
 
 /**
  * Groups concurrent produce calls into shared transactions. Commit-driven, with no linger timer: an idle
  * worker takes whatever is queued (one message when traffic is light, up to maxSize under load) and commits
- * it while the queue fills for the next worker. Workers start on first use and stop on {@link #close()} once
+ * it while the queue fills for the next worker. A batch that fails permanently is retried message by message, so
+ * one caller's bad message fails only that caller. Workers start on first use and stop on {@link #close()} once
  * the queue is drained.
  */
 final class AutoBatcher implements AutoCloseable {
@@ -89,10 +91,14 @@ final class AutoBatcher implements AutoCloseable {
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).result().complete(results.get(i));
             }
-        } catch (RuntimeException | Error failure) {
-            for (Request request : batch) {
-                request.result().completeExceptionally(failure);
+        } catch (SqlStreamsException failure) {
+            if (batch.size() > 1 && !failure.isTransient()) {
+                batch.forEach(request -> commit(List.of(request)));
+            } else {
+                batch.forEach(request -> request.result().completeExceptionally(failure));
             }
+        } catch (RuntimeException | Error failure) {
+            batch.forEach(request -> request.result().completeExceptionally(failure));
         }
     }
 

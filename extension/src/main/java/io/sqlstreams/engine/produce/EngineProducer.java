@@ -88,7 +88,7 @@ final class EngineProducer<T> implements Producer<T> {
         } catch (SQLException failure) {
             Code code = TransientFailures.isTransient(failure) ? Code.SQL0110 : Code.SQL0111;
             throw new SqlStreamsException(code, "producing to stream \"" + streamName + "\" with the caller's work"
-                    + " failed: [" + TransientFailures.state(failure) + "] " + failure.getMessage(), failure);
+                    + " failed: " + TransientFailures.describe(failure), failure);
         }
         reportIfSlow(started, "produceInTransaction (the work included)");
         return result;

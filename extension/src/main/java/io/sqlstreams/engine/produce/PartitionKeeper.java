@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.sql.TransientFailures;
 
 /**
  * Keeps partitions of one stream's log ahead of its producers. After an insert reaches 80 % of its partition,
@@ -24,6 +26,9 @@ import io.sqlstreams.engine.Engine;
  * creator runs at a time.
  */
 final class PartitionKeeper implements AutoCloseable {
+    private static final int HEAL_SPAN = 256;
+    private static final int MAX_PARTITIONS_PER_HEAL = 64;
+
     private final Engine engine;
     private final long streamId;
     private final String streamName;
@@ -56,26 +61,76 @@ final class PartitionKeeper implements AutoCloseable {
     }
 
     /**
-     * An insert of {@code count} messages found no partition: creates every partition the next {@code count}
-     * ids of the sequence fall into.
+     * An insert of {@code count} messages found no partition: creates, in a transaction of its own, every
+     * partition the next {@code count} ids of the sequence fall into. SQL0018 when that fails.
      */
     void heal(int count) {
+        announceHeal();
+        try {
+            engine.database().inTransaction("creating a missing partition of stream \"" + streamName + "\"",
+                    connection -> {
+                        lockTimeout(connection);
+                        createCovering(connection, count);
+                        return null;
+                    });
+        } catch (SqlStreamsException failure) {
+            throw cannotCreate(failure);
+        }
+    }
+
+    /**
+     * {@link #heal} inside the caller's transaction on {@code connection}: that transaction already holds a
+     * lock on the log that partition DDL on another connection would wait for. Runs under a savepoint with a
+     * 2 s lock timeout restored afterwards; the new partition commits (or rolls back) with the caller.
+     */
+    void healInside(Connection connection, int count) {
+        announceHeal();
+        try {
+            Savepoint savepoint = connection.setSavepoint();
+            try {
+                String previous = setting(connection, "lock_timeout");
+                setLocal(connection, "lock_timeout", "2000ms");
+                createCovering(connection, count);
+                setLocal(connection, "lock_timeout", previous);
+                connection.releaseSavepoint(savepoint);
+            } catch (SQLException failure) {
+                connection.rollback(savepoint);
+                throw failure;
+            }
+        } catch (SQLException failure) {
+            throw cannotCreate(new SqlStreamsException(TransientFailures.isTransient(failure) ? Code.SQL0110 : Code.SQL0111,
+                    TransientFailures.describe(failure), failure));
+        }
+    }
+
+    private void announceHeal() {
         engine.diagnostics().event(Code.SQL0057, "no partition of stream \"" + streamName
                 + "\" covers the next ids; creating it on the insert path");
-        engine.database().inTransaction("creating a missing partition of stream \"" + streamName + "\"",
-                connection -> {
-                    long next = nextId(connection);
-                    for (long partition = next / partitionSize; partition <= (next + count) / partitionSize; partition++) {
-                        create(connection, partition);
-                    }
-                    return null;
-                });
+    }
+
+    private SqlStreamsException cannotCreate(SqlStreamsException failure) {
+        return new SqlStreamsException(Code.SQL0018, "could not create the partition covering the next ids of stream \""
+                + streamName + "\": " + failure.getMessage(), failure);
+    }
+
+    /**
+     * Creates the partitions of the next ids, with room for concurrent producers that draw ids meanwhile: at
+     * least {@value #HEAL_SPAN} ids past the next one, at most {@value #MAX_PARTITIONS_PER_HEAL} partitions.
+     */
+    private void createCovering(Connection connection, int count) throws SQLException {
+        long next = nextId(connection);
+        long first = next / partitionSize;
+        long last = Math.min((next + Math.max(count, HEAL_SPAN)) / partitionSize, first + MAX_PARTITIONS_PER_HEAL - 1);
+        for (long partition = first; partition <= last; partition++) {
+            create(connection, partition);
+        }
     }
 
     private void createAhead(long partition) {
         try {
             engine.database().inTransaction("creating partition " + partition + " of stream \"" + streamName + "\"",
                     connection -> {
+                        lockTimeout(connection);
                         create(connection, partition);
                         return null;
                     });
@@ -99,9 +154,6 @@ final class PartitionKeeper implements AutoCloseable {
                 }
             }
         }
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("SET LOCAL lock_timeout = '2000ms'");
-        }
         try (PreparedStatement lock = connection.prepareStatement(engine.sql().get("lock_partition_creation"))) {
             lock.setString(1, qualified);
             lock.execute();
@@ -109,6 +161,28 @@ final class PartitionKeeper implements AutoCloseable {
         try (Statement statement = connection.createStatement()) {
             statement.execute(engine.sql().forPartition("create_partition", streamId, partition,
                     partition * partitionSize, (partition + 1) * partitionSize));
+        }
+    }
+
+    private static void lockTimeout(Connection connection) throws SQLException {
+        setLocal(connection, "lock_timeout", "2000ms");
+    }
+
+    private static String setting(Connection connection, String name) throws SQLException {
+        try (PreparedStatement read = connection.prepareStatement("SELECT current_setting(?)")) {
+            read.setString(1, name);
+            try (ResultSet row = read.executeQuery()) {
+                row.next();
+                return row.getString(1);
+            }
+        }
+    }
+
+    private static void setLocal(Connection connection, String name, String value) throws SQLException {
+        try (PreparedStatement set = connection.prepareStatement("SELECT set_config(?, ?, true)")) {
+            set.setString(1, name);
+            set.setString(2, value);
+            set.execute();
         }
     }
 

@@ -1,6 +1,5 @@
 package io.sqlstreams.engine.produce;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,6 +11,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.StringJoiner;
 import java.util.UUID;
 
 import io.sqlstreams.ProduceResult;
@@ -91,8 +91,8 @@ final class ProduceStatement {
         String[] routingKeys = new String[n];
         String[] messageKeys = new String[n];
         Long[] ranks = new Long[n];
-        String[] payloads = new String[n];
-        String[] options = new String[n];
+        StringJoiner payloads = new StringJoiner(",", "[", "]");
+        StringJoiner options = new StringJoiner(",", "[", "]");
         for (int i = 0; i < n; i++) {
             PreparedMessage message = candidates.get(i).message();
             keys[i] = message.idempotencyKey();
@@ -100,17 +100,16 @@ final class ProduceStatement {
             routingKeys[i] = message.routingKey();
             messageKeys[i] = message.messageKey();
             ranks[i] = message.compactionRank();
-            payloads[i] = message.payloadJson();
-            options[i] = message.optionsJson();
+            payloads.add(message.payloadJson());
+            options.add(message.optionsJson() == null ? "null" : message.optionsJson());
         }
-        Array[] arrays = {
-                connection.createArrayOf("uuid", keys), connection.createArrayOf("int4", versions),
-                connection.createArrayOf("text", routingKeys), connection.createArrayOf("text", messageKeys),
-                connection.createArrayOf("int8", ranks), connection.createArrayOf("text", payloads),
-                connection.createArrayOf("text", options)};
-        for (int i = 0; i < arrays.length; i++) {
-            produce.setArray(i + 1, arrays[i]);
-        }
+        produce.setArray(1, connection.createArrayOf("uuid", keys));
+        produce.setArray(2, connection.createArrayOf("int4", versions));
+        produce.setArray(3, connection.createArrayOf("text", routingKeys));
+        produce.setArray(4, connection.createArrayOf("text", messageKeys));
+        produce.setArray(5, connection.createArrayOf("int8", ranks));
+        produce.setString(6, payloads.toString());
+        produce.setString(7, options.toString());
     }
 
     private record Candidate(int index, PreparedMessage message) {

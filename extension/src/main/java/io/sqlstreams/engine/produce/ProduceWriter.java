@@ -10,7 +10,6 @@ import io.sqlstreams.Code;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Engine;
-import io.sqlstreams.engine.sql.Transactions;
 import io.sqlstreams.engine.sql.TransientFailures;
 
 /**
@@ -36,15 +35,14 @@ final class ProduceWriter {
         this.attemptTimeout = attemptTimeout;
     }
 
-    /** One transaction for all of {@code messages}; the whole batch is retried on a transient failure. */
+    /**
+     * One transaction for all of {@code messages}: the produce statement alone, in auto-commit mode, which
+     * is one round trip. The whole batch is retried on a transient failure.
+     */
     List<ProduceResult> inOwnTransaction(List<PreparedMessage> messages) {
-        List<ProduceResult> results = healing(messages.size(), () -> engine.database().withRetry(
-                "producing to stream \"" + streamName + "\"", () -> {
-                    try (Connection connection = engine.database().dataSource().getConnection()) {
-                        return Transactions.run(connection,
-                                tx -> statement.execute(tx, messages, attemptTimeout));
-                    }
-                }));
+        List<ProduceResult> results = healing(() -> partitions.heal(messages.size()),
+                () -> engine.database().autoCommit("producing to stream \"" + streamName + "\"",
+                        connection -> statement.execute(connection, messages, attemptTimeout)));
         afterWrite(results);
         return results;
     }
@@ -54,7 +52,8 @@ final class ProduceWriter {
      * only this produce. Not retried otherwise: the caller owns the transaction.
      */
     List<ProduceResult> inCallerTransaction(Connection connection, List<PreparedMessage> messages) {
-        List<ProduceResult> results = healing(messages.size(), () -> {
+        List<ProduceResult> results = healing(() -> partitions.healInside(connection, messages.size()),
+                () -> {
             try {
                 if (connection.getAutoCommit()) {
                     throw new SqlStreamsException(Code.SQL0108, "producing inside a caller's transaction needs a"
@@ -77,7 +76,7 @@ final class ProduceWriter {
         return results;
     }
 
-    private List<ProduceResult> healing(int count, Write write) {
+    private List<ProduceResult> healing(Runnable heal, Write write) {
         int heals = engine.config().retry().maxRetries() + 1;
         for (int healed = 0; ; healed++) {
             try {
@@ -90,7 +89,7 @@ final class ProduceWriter {
                     throw new SqlStreamsException(Code.SQL0056, "partition creation for stream \"" + streamName
                             + "\" cannot keep up with its id sequence after " + heals + " attempts", failure);
                 }
-                partitions.heal(count);
+                heal.run();
             }
         }
     }
@@ -117,7 +116,7 @@ final class ProduceWriter {
     private SqlStreamsException translate(SQLException failure) {
         Code code = TransientFailures.isTransient(failure) ? Code.SQL0110 : Code.SQL0111;
         return new SqlStreamsException(code, "producing to stream \"" + streamName + "\" inside the caller's"
-                + " transaction failed: [" + TransientFailures.state(failure) + "] " + failure.getMessage(), failure);
+                + " transaction failed: " + TransientFailures.describe(failure), failure);
     }
 
     @FunctionalInterface

@@ -64,15 +64,15 @@ public final class Database {
             } catch (SQLException failure) {
                 boolean retryable = TransientFailures.isTransient(failure);
                 if (!retryable) {
-                    throw new SqlStreamsException(Code.SQL0111, what + " failed: " + describe(failure), failure);
+                    throw new SqlStreamsException(Code.SQL0111, what + " failed: " + TransientFailures.describe(failure), failure);
                 }
                 if (n + 1 >= attempts) {
                     throw new SqlStreamsException(Code.SQL0110,
-                            what + " failed after " + attempts + " attempts: " + describe(failure), failure);
+                            what + " failed after " + attempts + " attempts: " + TransientFailures.describe(failure), failure);
                 }
                 int failed = n + 1;
                 logger.log(System.Logger.Level.DEBUG, () -> what + ": attempt " + failed + " of " + attempts
-                        + " failed transiently, retrying: " + describe(failure));
+                        + " failed transiently, retrying: " + TransientFailures.describe(failure));
                 pause(what, retry.calculateDelay(n), failure);
             }
         }
@@ -84,15 +84,10 @@ public final class Database {
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             SqlStreamsException stop = new SqlStreamsException(Code.SQL0110,
-                    what + " interrupted while waiting to retry: " + describe(failure), failure);
+                    what + " interrupted while waiting to retry: " + TransientFailures.describe(failure), failure);
             stop.addSuppressed(interrupted);
             throw stop;
         }
-    }
-
-    static String describe(SQLException failure) {
-        String state = TransientFailures.state(failure);
-        return (state.isEmpty() ? "" : "[" + state + "] ") + failure.getMessage();
     }
 
     /** One retryable attempt. */

@@ -5,6 +5,8 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.Set;
 
+import org.postgresql.util.PSQLException;
+
 /**
  * Which PostgreSQL failures an unchanged retry may cure: lost or refused connections, serialization
  * failures and deadlocks, lock and statement timeouts, and a server that is shutting down or out of
@@ -37,6 +39,18 @@ public final class TransientFailures {
             }
         }
         return false;
+    }
+
+    /**
+     * The failure as one line: its SQLSTATE and the server's primary message only. PostgreSQL's detail and
+     * context fields can quote the data a statement carried (a payload), so they are left out.
+     */
+    public static String describe(SQLException failure) {
+        String state = state(failure);
+        String message = failure instanceof PSQLException server && server.getServerErrorMessage() != null
+                ? server.getServerErrorMessage().getMessage()
+                : failure.getMessage();
+        return (state.isEmpty() ? "" : "[" + state + "] ") + message;
     }
 
     /** The SQLSTATE of the failure or of the first cause that has one; empty when none does. */

@@ -20,18 +20,19 @@ logged AS (
 SELECT id, token::text FROM claimed
 
 -- name: renew_worker_instance
+-- Renews only an unexpired row with the holder's token; reports the worker's target so a suspension is seen.
 WITH renewed AS (
     UPDATE {schema}.worker_instance i
     SET expires_at = now() + ? * interval '1 microsecond'
     FROM {schema}.worker_config w
-    WHERE i.id = ? AND i.token = ?::uuid AND i.expires_at > now() AND w.id = i.worker_id AND w.target_instances <> 0
-    RETURNING i.id, i.worker_id, i.token, i.expires_at, i.attempts, i.created_at
+    WHERE i.id = ? AND i.token = ?::uuid AND i.expires_at > now() AND w.id = i.worker_id
+    RETURNING i.id, i.worker_id, i.token, i.expires_at, i.attempts, i.created_at, w.target_instances
 ),
 logged AS (
     INSERT INTO {schema}.worker_instance_log (worker_instance_id, worker_id, token, expires_at, attempts, created_at)
     SELECT id, worker_id, token, expires_at, attempts, created_at FROM renewed
 )
-SELECT count(*) FROM renewed
+SELECT count(*), coalesce(min(target_instances), -1) FROM renewed
 
 -- name: release_worker_instance
 DELETE FROM {schema}.worker_instance WHERE id = ? AND token = ?::uuid

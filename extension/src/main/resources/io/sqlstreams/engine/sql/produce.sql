@@ -1,14 +1,16 @@
 -- Producing. One statement claims every idempotency key first (which gives the transaction its xid before
 -- any message id is drawn from the sequence: the consumers' snapshot fence relies on that order), inserts
 -- the messages whose claim was new in argument order, and moves each compacted key's head to the
--- greatest (schema_version, compaction_rank, id), taking head rows in key order.
+-- greatest (schema_version, compaction_rank, id), taking head rows in key order. Payloads and options travel
+-- as one JSON array each (parsed once, no array-literal escaping); JSON null stands for no options.
 
 -- name: produce
 WITH input AS (
-    SELECT *
-    FROM unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[])
-         WITH ORDINALITY AS item (idempotency_key, schema_version, routing_key, message_key, compaction_rank,
-                                  payload, options, ordinal)
+    SELECT item.*, payload.value AS payload, nullif(options.value, 'null') AS options
+    FROM unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::bigint[])
+         WITH ORDINALITY AS item (idempotency_key, schema_version, routing_key, message_key, compaction_rank, ordinal)
+    JOIN jsonb_array_elements(?::jsonb) WITH ORDINALITY AS payload (value, ordinal) USING (ordinal)
+    JOIN jsonb_array_elements(?::jsonb) WITH ORDINALITY AS options (value, ordinal) USING (ordinal)
 ),
 claimed AS (
     INSERT INTO {schema}.idempotency_key_{id} (idempotency_key)
@@ -18,8 +20,8 @@ claimed AS (
 ),
 inserted AS (
     INSERT INTO {schema}.message_log_{id} (schema_version, routing_key, message_key, compaction_rank, payload, options)
-    SELECT item.schema_version, item.routing_key, item.message_key, item.compaction_rank, item.payload::jsonb,
-           item.options::jsonb
+    SELECT item.schema_version, item.routing_key, item.message_key, item.compaction_rank, item.payload,
+           item.options
     FROM input item
     WHERE item.idempotency_key IN (SELECT idempotency_key FROM claimed)
     ORDER BY item.ordinal

@@ -1,0 +1,125 @@
+package io.sqlstreams.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * The command line of {@link Bench}: {@code <scenario> [--jdbc-url URL] [--repetitions N] [--seconds S] [--smoke]
+ * [--out DIR]}.
+ *
+ * @param scenario    the scenario's registered name
+ * @param jdbcUrl     the server to measure; empty starts an embedded PostgreSQL
+ * @param repetitions how often each measurement is repeated (the report gives median, min and max)
+ * @param measurement how long one repetition of one measurement runs
+ * @param smoke       tiny sizes, one repetition, short measurements: proves the harness works, measures nothing
+ * @param out         where the results file goes
+ */
+record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, Duration measurement, boolean smoke,
+                    Path out) {
+
+    static final int DEFAULT_REPETITIONS = 3;
+    static final Duration DEFAULT_MEASUREMENT = Duration.ofSeconds(5);
+    static final Duration SMOKE_MEASUREMENT = Duration.ofSeconds(1);
+    static final Path RESULTS = Path.of("bench", "results");
+    static final Path SMOKE_RESULTS = Path.of("bench", "target", "bench-smoke");
+
+    /** A command line that cannot be run; its message says why. */
+    static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    static BenchOptions parse(String[] args) throws UsageException {
+        String scenario = null;
+        String jdbcUrl = null;
+        Integer repetitions = null;
+        Duration measurement = null;
+        boolean smoke = false;
+        Path out = null;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--jdbc-url" -> jdbcUrl = value(args, ++i, arg);
+                case "--repetitions" -> repetitions = positiveInt(value(args, ++i, arg), arg);
+                case "--seconds" -> measurement = positiveSeconds(value(args, ++i, arg), arg);
+                case "--smoke" -> smoke = true;
+                case "--out" -> out = Path.of(value(args, ++i, arg));
+                default -> {
+                    if (arg.startsWith("-") || scenario != null) {
+                        throw new UsageException("unexpected argument: " + arg);
+                    }
+                    scenario = arg;
+                }
+            }
+        }
+        if (scenario == null) {
+            throw new UsageException("name a scenario");
+        }
+        return new BenchOptions(scenario, Optional.ofNullable(jdbcUrl),
+                repetitions != null ? repetitions : smoke ? 1 : DEFAULT_REPETITIONS,
+                measurement != null ? measurement : smoke ? SMOKE_MEASUREMENT : DEFAULT_MEASUREMENT,
+                smoke, out != null ? out : repositoryRoot().resolve(smoke ? SMOKE_RESULTS : RESULTS));
+    }
+
+    static String usage(Collection<String> scenarios) {
+        return String.join(System.lineSeparator(),
+                "usage: Bench <scenario> [--jdbc-url URL] [--repetitions N] [--seconds S] [--smoke] [--out DIR]",
+                "  scenarios:     " + String.join(", ", scenarios),
+                "  --jdbc-url     measure this server (default: an embedded PostgreSQL with fsync and"
+                        + " synchronous_commit on)",
+                "  --repetitions  repetitions of each measurement (default " + DEFAULT_REPETITIONS + "; smoke 1)",
+                "  --seconds      seconds per repetition (default " + DEFAULT_MEASUREMENT.toSeconds() + "; smoke "
+                        + SMOKE_MEASUREMENT.toSeconds() + ")",
+                "  --smoke        one short repetition at tiny sizes: checks the harness, measures nothing",
+                "  --out          results directory (default " + RESULTS + "; smoke " + SMOKE_RESULTS
+                        + ", under the repository root)");
+    }
+
+    /** The nearest directory from the working directory up that holds {@code bench/pom.xml}, else the working one. */
+    private static Path repositoryRoot() {
+        Path start = Path.of("").toAbsolutePath();
+        for (Path dir = start; dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve("bench").resolve("pom.xml"))) {
+                return dir;
+            }
+        }
+        return start;
+    }
+
+    private static String value(String[] args, int index, String flag) throws UsageException {
+        if (index >= args.length) {
+            throw new UsageException(flag + " needs a value");
+        }
+        return args[index];
+    }
+
+    private static int positiveInt(String text, String flag) throws UsageException {
+        try {
+            int value = Integer.parseInt(text);
+            if (value >= 1) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException(flag + " needs a whole number of at least 1, not " + text);
+    }
+
+    private static Duration positiveSeconds(String text, String flag) throws UsageException {
+        try {
+            double seconds = Double.parseDouble(text);
+            if (seconds > 0 && seconds <= 86_400) {
+                return Duration.ofNanos(Math.round(seconds * 1e9));
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException(flag + " needs a number of seconds above 0, not " + text);
+    }
+}

@@ -1,0 +1,32 @@
+package io.sqlstreams.bench;
+
+import java.util.Locale;
+
+/** What one repetition of a measurement yields, with the unit and precision it is shown in. */
+enum Metric {
+    THROUGHPUT("throughput /s", "%,.0f"),
+    CONSUMED("consumed /s", "%,.0f"),
+    P50("p50 ms", "%,.2f"),
+    P99("p99 ms", "%,.2f");
+
+    private final String heading;
+    private final String pattern;
+
+    Metric(String heading, String pattern) {
+        this.heading = heading;
+        this.pattern = pattern;
+    }
+
+    String heading() {
+        return heading;
+    }
+
+    String format(double value) {
+        return String.format(Locale.ROOT, pattern, value);
+    }
+
+    /** {@code median (min – max)}. */
+    String format(Summary summary) {
+        return format(summary.median()) + " (" + format(summary.min()) + " – " + format(summary.max()) + ")";
+    }
+}

@@ -1,0 +1,13 @@
+package io.sqlstreams.bench;
+
+/** One benchmark of BENCHMARKS.md, run after the baselines and held against them. */
+interface Scenario {
+
+    /** The name it is run by on the command line and that names its results file. */
+    String name();
+
+    /** Its heading in the report. */
+    String title();
+
+    ScenarioResult run(BenchContext context) throws Exception;
+}

@@ -1,0 +1,48 @@
+package io.sqlstreams.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTest {
+
+    @Test
+    void defaultsFollowBenchmarksMd() throws Exception {
+        BenchOptions options = BenchOptions.parse(new String[] {"produce"});
+
+        assertThat(options.repetitions()).isEqualTo(3);
+        assertThat(options.measurement()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(options.jdbcUrl()).isEmpty();
+        assertThat(options.out()).endsWithRaw(Path.of("bench", "results"));
+    }
+
+    @Test
+    void smokeShortensEverythingUnlessToldOtherwise() throws Exception {
+        BenchOptions smoke = BenchOptions.parse(new String[] {"--smoke", "produce"});
+        BenchOptions told = BenchOptions.parse(new String[] {"produce", "--smoke", "--repetitions", "2", "--seconds",
+                "0.5", "--out", "x", "--jdbc-url", "jdbc:postgresql://127.0.0.1/db"});
+
+        assertThat(smoke.repetitions()).isEqualTo(1);
+        assertThat(smoke.measurement()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(smoke.out()).endsWithRaw(Path.of("bench", "target", "bench-smoke"));
+        assertThat(told.repetitions()).isEqualTo(2);
+        assertThat(told.measurement()).isEqualTo(Duration.ofMillis(500));
+        assertThat(told.out()).isEqualTo(Path.of("x"));
+        assertThat(told.jdbcUrl()).contains("jdbc:postgresql://127.0.0.1/db");
+    }
+
+    @Test
+    void badCommandLinesAreRefused() {
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {})).hasMessageContaining("scenario");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"produce", "--repetitions", "0"}))
+                .hasMessageContaining("--repetitions");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"produce", "--seconds"}))
+                .hasMessageContaining("needs a value");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"produce", "drain"}))
+                .hasMessageContaining("unexpected argument");
+    }
+}

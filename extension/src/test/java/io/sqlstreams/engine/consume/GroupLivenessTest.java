@@ -1,0 +1,157 @@
+package io.sqlstreams.engine.consume;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.ConsumerHandle;
+import io.sqlstreams.ConsumerInstance;
+import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.StreamHandle;
+import io.sqlstreams.Worker;
+import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.EngineFixtures;
+import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
+import io.sqlstreams.testing.PostgresTest;
+import io.sqlstreams.testing.RecordingLogger;
+import io.sqlstreams.testing.TestDatabase;
+
+/**
+ * A group's worker liveness against a real PostgreSQL (digest §7.1): a session holds one {@code worker_instance}
+ * row per group worker, renews it every InstanceTTL/2 and deletes it on close; {@code workers()} counts it; a
+ * suspended worker (target 0) refuses a session with SQL0107.
+ */
+@PostgresTest
+class GroupLivenessTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    /** {@code fastSession()}'s InstanceTTL: rows expire 2 s after their last heartbeat, renewed every second. */
+    private static final Duration INSTANCE_TTL = Duration.ofSeconds(2);
+
+    private EngineClient client;
+    private GroupProbe probe;
+
+    @BeforeEach
+    void connect(TestDatabase database) {
+        this.client = EngineFixtures.client(database, new RecordingLogger());
+        this.probe = new GroupProbe(database);
+    }
+
+    @Test
+    void aRunningSessionHoldsOneRenewedInstancePerWorkerAndReleasesThemOnClose() throws Exception {
+        ConsumerHandle<Numbered> handle = group("live.session", "heartbeat");
+        long groupId = groupId(handle);
+        ConsumerSession session = handle.register().start(message -> { },
+                ConsumeFixtures.fastSession().instanceTtl(INSTANCE_TTL).build());
+        try {
+            assertThat(session.awaitStarted(WAIT)).isTrue();
+            assertThat(handle.workers()).extracting(Worker::name, Worker::liveInstances)
+                    .containsExactly(Tuple.tuple("exception_consumer", 1),
+                            Tuple.tuple("message_consumer", 1));
+            List<List<String>> claimed = probe.instances(groupId);
+            assertThat(claimed).extracting(row -> row.get(0)).containsExactlyElementsOf(GroupProbe.WORKER_NAMES);
+            assertThat(probe.bool("SELECT bool_and(i.expires_at > now() AND i.expires_at <= now() + ? * interval"
+                    + " '1 millisecond') FROM {schema}.worker_instance i JOIN {schema}.worker_config w"
+                    + " ON w.id = i.worker_id WHERE w.consumer_group_id = ?", INSTANCE_TTL.toMillis(), groupId))
+                    .as("expires_at within one InstanceTTL from now: %s", claimed).isTrue();
+
+            Map<String, Long> firstExpiry = expiryById(claimed);
+            await().atMost(WAIT).untilAsserted(() -> {
+                Map<String, Long> renewed = expiryById(probe.instances(groupId));
+                assertThat(renewed.keySet()).as("the same rows, renewed in place").isEqualTo(firstExpiry.keySet());
+                assertThat(renewed).allSatisfy((id, expiry) ->
+                        assertThat(expiry).as("expires_at of instance %s", id).isGreaterThan(firstExpiry.get(id)));
+            });
+            assertThat(session.isRunning()).isTrue();
+        } finally {
+            session.close();
+        }
+
+        assertThat(probe.instances(groupId)).as("released at once on close").isEmpty();
+        assertThat(handle.workers()).extracting(Worker::liveInstances).containsOnly(0);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"message_consumer", "exception_consumer"})
+    void aSuspendedWorkerRefusesToStartASession(String suspended) throws SQLException, InterruptedException {
+        ConsumerHandle<Numbered> handle = group("live.suspended", "paused-" + suspended.replace('_', '-'));
+        long groupId = groupId(handle);
+        ConsumerInstance<Numbered> instance = handle.register();
+        probe.update("UPDATE {schema}.worker_config SET target_instances = 0 WHERE consumer_group_id = ? AND name = ?",
+                groupId, suspended);
+
+        SqlStreamsException refused = catchThrowableOfType(SqlStreamsException.class,
+                () -> instance.start(message -> { }, ConsumeFixtures.fastSession().build()));
+
+        assertThat(refused).isNotNull();
+        assertThat(refused.code()).isEqualTo(Code.SQL0107);
+        assertThat(refused.getMessage()).contains(suspended);
+        assertThat(probe.instances(groupId)).as("no liveness row is left behind").isEmpty();
+
+        handle.register(ConsumerConfig.builder().maxRangeReclaims(9).build());
+        assertThat(handle.workers()).filteredOn(worker -> worker.name().equals(suspended))
+                .extracting(Worker::targetInstances).as("a redeclaration keeps the suspension").containsExactly(0);
+
+        probe.update("UPDATE {schema}.worker_config SET target_instances = -1 WHERE consumer_group_id = ?", groupId);
+        try (ConsumerSession session = instance.start(message -> { }, ConsumeFixtures.fastSession().build())) {
+            assertThat(session.awaitStarted(WAIT)).as("the same instance starts once unsuspended").isTrue();
+            assertThat(probe.instances(groupId)).hasSize(2);
+        }
+    }
+
+    @Test
+    void aRunningSessionStopsWithSQL0107WhenItsWorkerIsSuspended() throws Exception {
+        ConsumerHandle<Numbered> handle = group("live.suspend-running", "suspended-later");
+        long groupId = groupId(handle);
+        ConsumerSession session = handle.register().start(message -> { },
+                ConsumeFixtures.fastSession().instanceTtl(INSTANCE_TTL).build());
+        try {
+            assertThat(session.awaitStarted(WAIT)).isTrue();
+
+            probe.update("UPDATE {schema}.worker_config SET target_instances = 0 WHERE consumer_group_id = ?"
+                    + " AND name = 'message_consumer'", groupId);
+
+            await("the session stops at its next heartbeat").atMost(WAIT).until(() -> !session.isRunning());
+            assertThat(session.failure()).get().isInstanceOfSatisfying(SqlStreamsException.class, failure ->
+                    assertThat(failure.code()).as("digest §7.1: SQL0107 is the error a running execution sees on"
+                            + " suspension; got %s", failure.getMessage()).isEqualTo(Code.SQL0107));
+        } finally {
+            session.close();
+        }
+        assertThat(probe.instances(groupId)).isEmpty();
+    }
+
+    // ---- helpers ----
+
+    /** A group handle on a freshly registered stream, the group registered with its defaults. */
+    private ConsumerHandle<Numbered> group(String streamName, String groupName) {
+        StreamHandle<Numbered> stream = client.stream(streamName, Numbered.class);
+        stream.register();
+        ConsumerHandle<Numbered> handle = stream.consumer(groupName);
+        handle.register();
+        return handle;
+    }
+
+    private static long groupId(ConsumerHandle<?> handle) {
+        return handle.get().orElseThrow().id();
+    }
+
+    /** Instance id to expires_at (epoch microseconds), from {@link GroupProbe#instances}. */
+    private static Map<String, Long> expiryById(List<List<String>> instances) {
+        return instances.stream().collect(Collectors.toMap(row -> row.get(1), row -> Long.parseLong(row.get(2))));
+    }
+}
