@@ -15,7 +15,6 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -43,7 +42,6 @@ import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
 
 /**
  * A consumer group's declaration against a real PostgreSQL (seed "Consumer Group Config", digest §3.4–3.6):
@@ -52,25 +50,12 @@ import io.sqlstreams.testing.TestDatabase;
  * before anything is written.
  */
 @PostgresTest
-class GroupDeclarationTest {
+class GroupDeclarationTest extends GroupTestBase {
     private static final String DECLARED_BY = "^.+:\\d+:[0-9a-f]{8}$";
     private static final String WORKER_CONFIG_REPLACED = "SQL0059";
 
     /** A payload type without {@code @SchemaVersion}. */
     public record Unversioned(long n) {
-    }
-
-    private TestDatabase database;
-    private RecordingLogger logger;
-    private EngineClient client;
-    private GroupProbe probe;
-
-    @BeforeEach
-    void connect(TestDatabase database) {
-        this.database = database;
-        this.logger = new RecordingLogger();
-        this.client = EngineFixtures.client(database, logger);
-        this.probe = new GroupProbe(database);
     }
 
     @Test
@@ -82,15 +67,15 @@ class GroupDeclarationTest {
         handle.register();
 
         long groupId = groupId(handle);
-        assertThat(probe.count("SELECT count(*) FROM {schema}.consumer_group_config WHERE id = ? AND stream_id = ?"
+        assertThat(probe.count("SELECT count(*) FROM {s}.consumer_group_config WHERE id = ? AND stream_id = ?"
                 + " AND name = ?", groupId, streamId, "billing")).isEqualTo(1);
         assertThat(probe.cursor(streamId, groupId)).containsExactly(0L, 0L, 0L, 0L);
         assertThat(probe.workers(groupId)).extracting(row -> row.get(0))
                 .containsExactlyElementsOf(GroupProbe.WORKER_NAMES);
         assertStoredDocument(groupId, "{}");
         for (String worker : GroupProbe.WORKER_NAMES) {
-            List<List<String>> log = probe.rows("SELECT l.metadata::text, l.target_instances::text, l.declared_by"
-                    + " FROM {schema}.worker_config_log l JOIN {schema}.worker_config w ON w.id = l.worker_id"
+            List<List<String>> log = probe.table("SELECT l.metadata::text, l.target_instances::text, l.declared_by"
+                    + " FROM {s}.worker_config_log l JOIN {s}.worker_config w ON w.id = l.worker_id"
                     + " WHERE w.consumer_group_id = ? AND w.name = ? AND l.name = w.name", groupId, worker);
             assertThat(log).as("config log of %s", worker).hasSize(1);
             assertThat(probe.sameJson(log.get(0).get(0), "{}")).isTrue();
@@ -104,10 +89,10 @@ class GroupDeclarationTest {
 
     @Test
     void workersListsBothRowsWithTheirStoredDocumentTargetAndLiveCount() throws SQLException {
-        ConsumerHandle<Numbered> handle = registeredStream("decl.workers").consumer("ledger");
-        handle.register(messageDefaults(Duration.ofSeconds(10), 5));
+        ConsumerHandle<Numbered> handle = registeredGroup("decl.workers", "ledger",
+                messageDefaults(Duration.ofSeconds(10), 5));
         long groupId = groupId(handle);
-        List<List<String>> rows = probe.rows("SELECT id::text, name FROM {schema}.worker_config"
+        List<List<String>> rows = probe.table("SELECT id::text, name FROM {s}.worker_config"
                 + " WHERE consumer_group_id = ? ORDER BY name", groupId);
 
         List<Worker> workers = handle.workers();
@@ -171,8 +156,8 @@ class GroupDeclarationTest {
         assertThat(handle.workers()).allSatisfy(worker -> assertThat(probe.sameJson(worker.metadata(), expected))
                 .as("workers() metadata of %s: %s", worker.name(), worker.metadata()).isTrue());
         for (String worker : GroupProbe.WORKER_NAMES) {
-            assertThat(probe.bool("SELECT l.metadata = ?::jsonb FROM {schema}.worker_config_log l"
-                    + " JOIN {schema}.worker_config w ON w.id = l.worker_id WHERE w.consumer_group_id = ?"
+            assertThat(probe.bool("SELECT l.metadata = ?::jsonb FROM {s}.worker_config_log l"
+                    + " JOIN {s}.worker_config w ON w.id = l.worker_id WHERE w.consumer_group_id = ?"
                     + " AND w.name = ?", expected, groupId, worker)).as("log snapshot of %s", worker).isTrue();
         }
     }
@@ -208,8 +193,7 @@ class GroupDeclarationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("declarations")
     void anIdenticalRedeclarationWritesNothing(String label, ConsumerConfig config, String stored) throws SQLException {
-        ConsumerHandle<Numbered> handle = registeredStream("decl.same").consumer("same-" + label);
-        handle.register(config);
+        ConsumerHandle<Numbered> handle = registeredGroup("decl.same", "same-" + label, config);
         long groupId = groupId(handle);
         List<List<String>> before = workerState(groupId);
         long logRows = probe.allConfigLog();
@@ -223,8 +207,8 @@ class GroupDeclarationTest {
 
     @Test
     void aDifferingRedeclarationReplacesBothWorkersLogsASnapshotEachAndWarns() throws SQLException {
-        ConsumerHandle<Numbered> handle = registeredStream("decl.differ").consumer("charge-cards");
-        handle.register(messageDefaults(Duration.ofSeconds(10), 3));
+        ConsumerHandle<Numbered> handle = registeredGroup("decl.differ", "charge-cards",
+                messageDefaults(Duration.ofSeconds(10), 3));
         long groupId = groupId(handle);
         List<List<String>> before = workerState(groupId);
 
@@ -242,8 +226,8 @@ class GroupDeclarationTest {
         }
         for (String worker : GroupProbe.WORKER_NAMES) {
             assertThat(probe.configLog(groupId, worker)).as("snapshots of %s", worker).isEqualTo(2);
-            assertThat(probe.bool("SELECT l.metadata = ?::jsonb AND l.declared_by ~ ? FROM {schema}.worker_config_log l"
-                    + " JOIN {schema}.worker_config w ON w.id = l.worker_id WHERE w.consumer_group_id = ?"
+            assertThat(probe.bool("SELECT l.metadata = ?::jsonb AND l.declared_by ~ ? FROM {s}.worker_config_log l"
+                    + " JOIN {s}.worker_config w ON w.id = l.worker_id WHERE w.consumer_group_id = ?"
                     + " AND w.name = ? ORDER BY l.id DESC LIMIT 1", expected, DECLARED_BY, groupId, worker))
                     .as("newest snapshot of %s", worker).isTrue();
         }
@@ -254,8 +238,8 @@ class GroupDeclarationTest {
 
     @Test
     void aNullDeclarationWritesTheEmptyDocument() throws SQLException {
-        ConsumerHandle<Numbered> handle = registeredStream("decl.null").consumer("reset");
-        handle.register(ConsumerConfig.builder().maxRangeReclaims(7).build());
+        ConsumerHandle<Numbered> handle = registeredGroup("decl.null", "reset",
+                ConsumerConfig.builder().maxRangeReclaims(7).build());
         long groupId = groupId(handle);
 
         handle.register(null);
@@ -363,7 +347,7 @@ class GroupDeclarationTest {
         }
 
         long groupId = groupId(handles.get(0));
-        assertThat(probe.count("SELECT count(*) FROM {schema}.consumer_group_config WHERE stream_id = ?", streamId))
+        assertThat(probe.count("SELECT count(*) FROM {s}.consumer_group_config WHERE stream_id = ?", streamId))
                 .isEqualTo(1);
         assertThat(probe.cursor(streamId, groupId)).containsExactly(0L, 0L, 0L, 0L);
         assertStoredDocument(groupId, "{\"message\": {\"timeout\": \"10s\", \"retry\": {\"max_retries\": 5}}}");
@@ -376,10 +360,10 @@ class GroupDeclarationTest {
 
     @Test
     void aLostWorkerRowHealsOnTheNextRegister() throws SQLException {
-        ConsumerHandle<Numbered> handle = registeredStream("decl.heal").consumer("healed");
-        handle.register(ConsumerConfig.builder().maxRangeReclaims(4).build());
+        ConsumerHandle<Numbered> handle = registeredGroup("decl.heal", "healed",
+                ConsumerConfig.builder().maxRangeReclaims(4).build());
         long groupId = groupId(handle);
-        probe.update("DELETE FROM {schema}.worker_config WHERE consumer_group_id = ? AND name = ?", groupId,
+        probe.update("DELETE FROM {s}.worker_config WHERE consumer_group_id = ? AND name = ?", groupId,
                 "exception_consumer");
 
         handle.register(ConsumerConfig.builder().maxRangeReclaims(4).build());
@@ -417,7 +401,7 @@ class GroupDeclarationTest {
         Consumer consumer = handle.get().orElseThrow();
         assertThat(consumer.name()).isEqualTo("reader");
         assertThat(consumer.stream()).isEqualTo("decl.get");
-        assertThat(consumer.id()).isEqualTo(probe.count("SELECT id FROM {schema}.consumer_group_config"
+        assertThat(consumer.id()).isEqualTo(probe.count("SELECT id FROM {s}.consumer_group_config"
                 + " WHERE stream_id = ? AND name = ?", stream.get().orElseThrow().id(), "reader"));
         assertThat(consumer.createdAt()).isNotNull();
         assertThat(consumer.updatedAt()).isNotNull();
@@ -506,16 +490,6 @@ class GroupDeclarationTest {
 
     // ---- helpers ----
 
-    private StreamHandle<Numbered> registeredStream(String name) {
-        StreamHandle<Numbered> stream = client.stream(name, Numbered.class);
-        stream.register();
-        return stream;
-    }
-
-    private static long groupId(ConsumerHandle<?> handle) {
-        return handle.get().orElseThrow().id();
-    }
-
     /** A declaration of the group's message defaults: a timeout and a retry budget, nothing else. */
     private static ConsumerConfig messageDefaults(Duration timeout, int maxRetries) {
         return ConsumerConfig.builder().message(MessageOptions.builder().timeout(timeout)
@@ -535,8 +509,8 @@ class GroupDeclarationTest {
 
     /** [id, name, updated_at] of the group's worker rows, with their metadata: the row state a no-op keeps. */
     private List<List<String>> workerState(long groupId) throws SQLException {
-        return probe.rows("SELECT id::text, name, updated_at::text, metadata::text, target_instances::text"
-                + " FROM {schema}.worker_config WHERE consumer_group_id = ? ORDER BY name", groupId);
+        return probe.table("SELECT id::text, name, updated_at::text, metadata::text, target_instances::text"
+                + " FROM {s}.worker_config WHERE consumer_group_id = ? ORDER BY name", groupId);
     }
 
     /** Exactly one SQL0059 line per worker, naming the group and showing {@code old -> new}. */

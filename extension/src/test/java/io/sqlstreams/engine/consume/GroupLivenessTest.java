@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.assertj.core.groups.Tuple;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,14 +21,9 @@ import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.StreamHandle;
 import io.sqlstreams.Worker;
-import io.sqlstreams.engine.EngineClient;
-import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.testing.PostgresTest;
-import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
 
 /**
  * A group's worker liveness against a real PostgreSQL (digest §7.1): a session holds one {@code worker_instance}
@@ -37,35 +31,22 @@ import io.sqlstreams.testing.TestDatabase;
  * suspended worker (target 0) refuses a session with SQL0107.
  */
 @PostgresTest
-class GroupLivenessTest {
-    private static final Duration WAIT = Duration.ofSeconds(20);
+class GroupLivenessTest extends GroupTestBase {
     /** {@code fastSession()}'s InstanceTTL: rows expire 2 s after their last heartbeat, renewed every second. */
     private static final Duration INSTANCE_TTL = Duration.ofSeconds(2);
 
-    private EngineClient client;
-    private GroupProbe probe;
-
-    @BeforeEach
-    void connect(TestDatabase database) {
-        this.client = EngineFixtures.client(database, new RecordingLogger());
-        this.probe = new GroupProbe(database);
-    }
-
     @Test
     void aRunningSessionHoldsOneRenewedInstancePerWorkerAndReleasesThemOnClose() throws Exception {
-        ConsumerHandle<Numbered> handle = group("live.session", "heartbeat");
+        ConsumerHandle<Numbered> handle = registeredGroup("live.session", "heartbeat");
         long groupId = groupId(handle);
-        ConsumerSession session = handle.register().start(message -> { },
-                ConsumeFixtures.fastSession().instanceTtl(INSTANCE_TTL).build());
-        try {
-            assertThat(session.awaitStarted(WAIT)).isTrue();
+        try (ConsumerSession session = idleSession(handle)) {
             assertThat(handle.workers()).extracting(Worker::name, Worker::liveInstances)
                     .containsExactly(Tuple.tuple("exception_consumer", 1),
                             Tuple.tuple("message_consumer", 1));
             List<List<String>> claimed = probe.instances(groupId);
             assertThat(claimed).extracting(row -> row.get(0)).containsExactlyElementsOf(GroupProbe.WORKER_NAMES);
             assertThat(probe.bool("SELECT bool_and(i.expires_at > now() AND i.expires_at <= now() + ? * interval"
-                    + " '1 millisecond') FROM {schema}.worker_instance i JOIN {schema}.worker_config w"
+                    + " '1 millisecond') FROM {s}.worker_instance i JOIN {s}.worker_config w"
                     + " ON w.id = i.worker_id WHERE w.consumer_group_id = ?", INSTANCE_TTL.toMillis(), groupId))
                     .as("expires_at within one InstanceTTL from now: %s", claimed).isTrue();
 
@@ -77,8 +58,6 @@ class GroupLivenessTest {
                         assertThat(expiry).as("expires_at of instance %s", id).isGreaterThan(firstExpiry.get(id)));
             });
             assertThat(session.isRunning()).isTrue();
-        } finally {
-            session.close();
         }
 
         assertThat(probe.instances(groupId)).as("released at once on close").isEmpty();
@@ -88,10 +67,10 @@ class GroupLivenessTest {
     @ParameterizedTest
     @ValueSource(strings = {"message_consumer", "exception_consumer"})
     void aSuspendedWorkerRefusesToStartASession(String suspended) throws SQLException, InterruptedException {
-        ConsumerHandle<Numbered> handle = group("live.suspended", "paused-" + suspended.replace('_', '-'));
+        ConsumerHandle<Numbered> handle = registeredGroup("live.suspended", "paused-" + suspended.replace('_', '-'));
         long groupId = groupId(handle);
         ConsumerInstance<Numbered> instance = handle.register();
-        probe.update("UPDATE {schema}.worker_config SET target_instances = 0 WHERE consumer_group_id = ? AND name = ?",
+        probe.update("UPDATE {s}.worker_config SET target_instances = 0 WHERE consumer_group_id = ? AND name = ?",
                 groupId, suspended);
 
         SqlStreamsException refused = catchThrowableOfType(SqlStreamsException.class,
@@ -106,7 +85,7 @@ class GroupLivenessTest {
         assertThat(handle.workers()).filteredOn(worker -> worker.name().equals(suspended))
                 .extracting(Worker::targetInstances).as("a redeclaration keeps the suspension").containsExactly(0);
 
-        probe.update("UPDATE {schema}.worker_config SET target_instances = -1 WHERE consumer_group_id = ?", groupId);
+        probe.update("UPDATE {s}.worker_config SET target_instances = -1 WHERE consumer_group_id = ?", groupId);
         try (ConsumerSession session = instance.start(message -> { }, ConsumeFixtures.fastSession().build())) {
             assertThat(session.awaitStarted(WAIT)).as("the same instance starts once unsuspended").isTrue();
             assertThat(probe.instances(groupId)).hasSize(2);
@@ -115,39 +94,26 @@ class GroupLivenessTest {
 
     @Test
     void aRunningSessionStopsWithSQL0107WhenItsWorkerIsSuspended() throws Exception {
-        ConsumerHandle<Numbered> handle = group("live.suspend-running", "suspended-later");
+        ConsumerHandle<Numbered> handle = registeredGroup("live.suspend-running", "suspended-later");
         long groupId = groupId(handle);
-        ConsumerSession session = handle.register().start(message -> { },
-                ConsumeFixtures.fastSession().instanceTtl(INSTANCE_TTL).build());
-        try {
-            assertThat(session.awaitStarted(WAIT)).isTrue();
-
-            probe.update("UPDATE {schema}.worker_config SET target_instances = 0 WHERE consumer_group_id = ?"
+        try (ConsumerSession session = idleSession(handle)) {
+            probe.update("UPDATE {s}.worker_config SET target_instances = 0 WHERE consumer_group_id = ?"
                     + " AND name = 'message_consumer'", groupId);
 
             await("the session stops at its next heartbeat").atMost(WAIT).until(() -> !session.isRunning());
             assertThat(session.failure()).get().isInstanceOfSatisfying(SqlStreamsException.class, failure ->
                     assertThat(failure.code()).as("digest §7.1: SQL0107 is the error a running execution sees on"
                             + " suspension; got %s", failure.getMessage()).isEqualTo(Code.SQL0107));
-        } finally {
-            session.close();
         }
         assertThat(probe.instances(groupId)).isEmpty();
     }
 
     // ---- helpers ----
 
-    /** A group handle on a freshly registered stream, the group registered with its defaults. */
-    private ConsumerHandle<Numbered> group(String streamName, String groupName) {
-        StreamHandle<Numbered> stream = client.stream(streamName, Numbered.class);
-        stream.register();
-        ConsumerHandle<Numbered> handle = stream.consumer(groupName);
-        handle.register();
-        return handle;
-    }
-
-    private static long groupId(ConsumerHandle<?> handle) {
-        return handle.get().orElseThrow().id();
+    /** A started session of the group that ignores every message, its instance rows living {@link #INSTANCE_TTL}. */
+    private static ConsumerSession idleSession(ConsumerHandle<Numbered> handle) throws InterruptedException {
+        return started(handle.register().start(message -> { },
+                ConsumeFixtures.fastSession().instanceTtl(INSTANCE_TTL).build()));
     }
 
     /** Instance id to expires_at (epoch microseconds), from {@link GroupProbe#instances}. */

@@ -12,7 +12,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.ClientConfig;
@@ -32,11 +31,9 @@ import io.sqlstreams.StreamHandle;
 import io.sqlstreams.Worker;
 import io.sqlstreams.engine.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
-import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
 
 /**
  * A consumer group's {@code inspect} and {@code destroy} against a real PostgreSQL (digest §3.4–3.6): both layers
@@ -44,34 +41,18 @@ import io.sqlstreams.testing.TestDatabase;
  * guards (SQL0008, SQL0015, SQL0016), its forced form and its not-found errors (SQL0014, SQL0005).
  */
 @PostgresTest
-class GroupVerbsTest {
-    private static final Duration WAIT = Duration.ofSeconds(20);
+class GroupVerbsTest extends GroupTestBase {
     /** What {@link #groupRowCounts} counts, in order. */
     private static final String ROW_KINDS = "group, cursor, workers, worker config log, worker instances,"
             + " exception rows, delivery log rows, range leases, key leases";
     private static final RetryPolicy LIBRARY_RETRY = new RetryPolicy(3, null, Duration.ofSeconds(1),
             Duration.ofMinutes(5), 2);
 
-    private TestDatabase database;
-    private RecordingLogger logger;
-    private EngineClient client;
-    private GroupProbe probe;
-
-    @BeforeEach
-    void connect(TestDatabase database) {
-        this.database = database;
-        this.logger = new RecordingLogger();
-        this.client = EngineFixtures.client(database, logger);
-        this.probe = new GroupProbe(database);
-    }
-
     // ---- inspect ----
 
     @Test
     void inspectOfAnUndeclaredGroupResolvesTheLibraryDefaults() throws SQLException {
-        StreamHandle<Numbered> stream = registeredStream("verbs.inspect-defaults");
-        ConsumeFixtures.produceNumbered(stream, 3);
-        ConsumerHandle<Numbered> handle = stream.consumer("plain");
+        ConsumerHandle<Numbered> handle = streamWith("verbs.inspect-defaults", 3).consumer("plain");
         handle.register();
 
         ConsumerInspection inspection = handle.inspect();
@@ -90,14 +71,13 @@ class GroupVerbsTest {
 
     @Test
     void inspectShowsTheDeclaredDocumentBesideTheEffectiveValues() throws SQLException {
-        ConsumerHandle<Numbered> handle = registeredStream("verbs.inspect-declared").consumer("declared");
         ConsumerConfig declared = ConsumerConfig.builder()
                 .message(MessageOptions.builder().timeout(Duration.ofSeconds(10))
                         .retry(RetryPolicy.builder().maxRetries(5).build()).build())
                 .messageMax(MessageOptions.builder().timeout(Duration.ofSeconds(20)).build())
                 .maxRangeReclaims(7)
                 .build();
-        handle.register(declared);
+        ConsumerHandle<Numbered> handle = registeredGroup("verbs.inspect-declared", "declared", declared);
 
         ConsumerInspection inspection = handle.inspect();
 
@@ -117,23 +97,15 @@ class GroupVerbsTest {
 
     @Test
     void inspectFollowsASessionThroughATerminalFailureToZeroLag() throws Exception {
-        StreamHandle<Numbered> stream = registeredStream("verbs.inspect-session");
-        ConsumeFixtures.produceNumbered(stream, 5);
-        ConsumerHandle<Numbered> handle = stream.consumer("followed");
-        CountDownLatch holding = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
+        ConsumerHandle<Numbered> handle = streamWith("verbs.inspect-session", 5).consumer("followed");
 
-        ConsumerSession session = handle.register().start(poisonTwoAndHoldLast(5, holding, release),
-                oneMessageRanges());
+        HeldSession held = holdingLast(handle, 5);
         try {
-            assertThat(session.awaitStarted(WAIT)).isTrue();
-            assertThat(holding.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
             await().atMost(WAIT).untilAsserted(() ->
                     assertCursorState(handle.inspect(), 5, 5, 4, 1, Map.of("dead", 1L)));
             assertThat(handle.inspect().lag()).isEqualTo(1);
         } finally {
-            release.countDown();
-            session.close();
+            held.close();
         }
 
         await().atMost(WAIT).untilAsserted(() -> assertThat(handle.inspect().lag()).isZero());
@@ -146,8 +118,7 @@ class GroupVerbsTest {
 
     @Test
     void destroyNeedsAllowDestroy() {
-        ConsumerHandle<Numbered> handle = registeredStream("verbs.destroy-disabled").consumer("protected");
-        handle.register();
+        ConsumerHandle<Numbered> handle = registeredGroup("verbs.destroy-disabled", "protected");
         EngineClient cautious = EngineClient.create(database.dataSource(), ClientConfig.builder()
                 .schema(database.schema()).logger(new RecordingLogger()).build(), EngineEnvironment.standalone());
 
@@ -162,8 +133,8 @@ class GroupVerbsTest {
         StreamHandle<Numbered> stream = registeredStream("verbs.destroy-live");
         long streamId = streamId(stream);
         ConsumerHandle<Numbered> handle = stream.consumer("busy");
-        try (ConsumerSession session = handle.register().start(message -> { }, ConsumeFixtures.fastSession().build())) {
-            assertThat(session.awaitStarted(WAIT)).isTrue();
+        try (ConsumerSession session = started(handle.register().start(message -> { },
+                ConsumeFixtures.fastSession().build()))) {
             long groupId = groupId(handle);
             List<Long> before = groupRowCounts(streamId, groupId);
 
@@ -177,16 +148,14 @@ class GroupVerbsTest {
 
     @Test
     void destroyIsRefusedWhileADeadRowRemains() throws Exception {
-        StreamHandle<Numbered> stream = registeredStream("verbs.destroy-dead");
+        StreamHandle<Numbered> stream = streamWith("verbs.destroy-dead", 2);
         long streamId = streamId(stream);
-        ConsumeFixtures.produceNumbered(stream, 2);
         ConsumerHandle<Numbered> handle = stream.consumer("haunted");
-        try (ConsumerSession session = handle.register().start(message -> {
+        try (ConsumerSession session = started(handle.register().start(message -> {
             if (message.n() == 1) {
                 throw Outcome.terminal("one is poison");
             }
-        }, ConsumeFixtures.fastSession().build())) {
-            assertThat(session.awaitStarted(WAIT)).isTrue();
+        }, ConsumeFixtures.fastSession().build()))) {
             await().atMost(WAIT).until(() -> session.counters().dead() == 1 && session.counters().success() == 1);
         }
         long groupId = groupId(handle);
@@ -195,31 +164,29 @@ class GroupVerbsTest {
         assertRefused(() -> handle.destroy(DestroyOptions.guarded()), Code.SQL0016);
 
         assertThat(groupRowCounts(streamId, groupId)).isEqualTo(before);
-        assertThat(probe.count("SELECT count(*) FROM {schema}.exception_queue_" + streamId
+        assertThat(probe.count("SELECT count(*) FROM {s}.exception_queue_" + streamId
                 + " WHERE consumer_group_id = ? AND status = 'dead'", groupId)).isEqualTo(1);
     }
 
     @Test
     void aGuardedDestroyOfASettledGroupDeletesItsRowsAndAudit() throws Exception {
-        StreamHandle<Numbered> stream = registeredStream("verbs.destroy-settled");
+        StreamHandle<Numbered> stream = streamWith("verbs.destroy-settled", 2);
         long streamId = streamId(stream);
-        ConsumeFixtures.produceNumbered(stream, 2);
         ConsumerHandle<Numbered> handle = stream.consumer("settled");
         AtomicInteger firstRuns = new AtomicInteger();
-        try (ConsumerSession session = handle.register(ConsumeFixtures.quickRetries(3, Duration.ofSeconds(5)))
+        try (ConsumerSession session = started(handle.register(ConsumeFixtures.quickRetries(3, Duration.ofSeconds(5)))
                 .start(message -> {
                     if (message.n() == 1 && firstRuns.incrementAndGet() == 1) {
                         throw new IllegalStateException("fails once");
                     }
-                }, ConsumeFixtures.fastSession().build())) {
-            assertThat(session.awaitStarted(WAIT)).isTrue();
+                }, ConsumeFixtures.fastSession().build()))) {
             await().atMost(WAIT).until(() -> session.counters().success() == 2);
         }
         long groupId = groupId(handle);
         assertThat(groupRowCounts(streamId, groupId)).as(ROW_KINDS)
                 .containsExactly(1L, 1L, 2L, 2L, 0L, 0L, 1L, 0L, 0L);
-        probe.update("INSERT INTO {schema}.worker_instance (worker_id, expires_at) SELECT id, now() - interval"
-                + " '1 minute' FROM {schema}.worker_config WHERE consumer_group_id = ? AND name = 'message_consumer'",
+        probe.update("INSERT INTO {s}.worker_instance (worker_id, expires_at) SELECT id, now() - interval"
+                + " '1 minute' FROM {s}.worker_config WHERE consumer_group_id = ? AND name = 'message_consumer'",
                 groupId);
         assertThat(handle.workers()).as("an expired instance row of a crashed process is not live")
                 .extracting(Worker::liveInstances).containsOnly(0);
@@ -228,27 +195,21 @@ class GroupVerbsTest {
 
         assertThat(handle.get()).isEmpty();
         assertThat(groupRowCounts(streamId, groupId)).containsOnly(0L);
-        assertThat(probe.count("SELECT count(*) FROM {schema}.message_log_" + streamId)).isEqualTo(2);
+        assertThat(probe.count("SELECT count(*) FROM {s}.message_log_" + streamId)).isEqualTo(2);
     }
 
     @Test
     void forcedDestroyDeletesEveryRowOfTheGroupButKeepsTheStream() throws Exception {
-        StreamHandle<Numbered> stream = registeredStream("verbs.destroy-forced");
+        StreamHandle<Numbered> stream = streamWith("verbs.destroy-forced", 3);
         long streamId = streamId(stream);
-        ConsumeFixtures.produceNumbered(stream, 3);
         ConsumerHandle<Numbered> doomed = stream.consumer("doomed");
         ConsumerHandle<Numbered> kept = stream.consumer("kept");
         kept.register();
         long keptId = groupId(kept);
-        CountDownLatch holding = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        ConsumerSession session = doomed.register().start(poisonTwoAndHoldLast(3, holding, release),
-                oneMessageRanges());
+        HeldSession held = holdingLast(doomed, 3);
         try {
-            assertThat(session.awaitStarted(WAIT)).isTrue();
-            assertThat(holding.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
             long doomedId = groupId(doomed);
-            String workerIds = probe.text("SELECT string_agg(id::text, ',') FROM {schema}.worker_config"
+            String workerIds = probe.text("SELECT string_agg(id::text, ',') FROM {s}.worker_config"
                     + " WHERE consumer_group_id = ?", doomedId);
             holdKeyLease(streamId, doomedId);
             holdKeyLease(streamId, keptId);
@@ -260,23 +221,22 @@ class GroupVerbsTest {
 
             assertThat(doomed.get()).isEmpty();
             assertThat(groupRowCounts(streamId, doomedId)).containsOnly(0L);
-            assertThat(probe.count("SELECT count(*) FROM {schema}.worker_config_log WHERE worker_id::text"
+            assertThat(probe.count("SELECT count(*) FROM {s}.worker_config_log WHERE worker_id::text"
                     + " = ANY (string_to_array(?, ','))", workerIds)).as("config log of the deleted workers").isZero();
             assertThat(groupRowCounts(streamId, keptId)).as("another group of the stream").isEqualTo(keptBefore);
             assertThat(stream.get()).isPresent();
-            assertThat(probe.count("SELECT count(*) FROM {schema}.message_log_" + streamId)).isEqualTo(3);
+            assertThat(probe.count("SELECT count(*) FROM {s}.message_log_" + streamId)).isEqualTo(3);
             assertThat(stream.consumers()).extracting(io.sqlstreams.Consumer::name).containsExactly("kept");
 
-            release.countDown();
+            held.release();
             await("a running instance stops when its group's rows vanish").atMost(WAIT)
-                    .until(() -> !session.isRunning());
-            assertThat(session.failure()).get().isInstanceOfSatisfying(SqlStreamsException.class, failure ->
+                    .until(() -> !held.session().isRunning());
+            assertThat(held.session().failure()).get().isInstanceOfSatisfying(SqlStreamsException.class, failure ->
                     assertThat(failure.code()).isIn(Code.SQL0012, Code.SQL0014));
             assertThat(groupRowCounts(streamId, doomedId)).as("the stopped session wrote nothing back")
                     .containsOnly(0L);
         } finally {
-            release.countDown();
-            session.close();
+            held.close();
         }
     }
 
@@ -291,18 +251,15 @@ class GroupVerbsTest {
 
     // ---- helpers ----
 
-    private StreamHandle<Numbered> registeredStream(String name) {
-        StreamHandle<Numbered> stream = client.stream(name, Numbered.class);
-        stream.register();
+    /** A registered stream holding messages 1 … {@code messages}. */
+    private StreamHandle<Numbered> streamWith(String name, int messages) {
+        StreamHandle<Numbered> stream = registeredStream(name);
+        ConsumeFixtures.produceNumbered(stream, messages);
         return stream;
     }
 
     private static long streamId(StreamHandle<?> stream) {
         return stream.get().orElseThrow().id();
-    }
-
-    private static long groupId(ConsumerHandle<?> handle) {
-        return handle.get().orElseThrow().id();
     }
 
     /** Single-message ranges, so a held message keeps exactly one range lease; short polls; room in the queue. */
@@ -329,6 +286,38 @@ class GroupVerbsTest {
         };
     }
 
+    /** A running session of {@link #poisonTwoAndHoldLast}; closing it releases the held message first. */
+    private record HeldSession(ConsumerSession session, CountDownLatch released) implements AutoCloseable {
+        /** Lets the held message finish. */
+        void release() {
+            released.countDown();
+        }
+
+        @Override
+        public void close() {
+            release();
+            session.close();
+        }
+    }
+
+    /**
+     * Registers the group with its defaults and starts a session of {@link #poisonTwoAndHoldLast} on
+     * {@link #oneMessageRanges}; returns once it is holding message {@code last}.
+     */
+    private static HeldSession holdingLast(ConsumerHandle<Numbered> handle, long last) throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        HeldSession held = new HeldSession(started(handle.register()
+                .start(poisonTwoAndHoldLast(last, holding, release), oneMessageRanges())), release);
+        try {
+            assertThat(holding.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("message %d held", last).isTrue();
+            return held;
+        } catch (InterruptedException | RuntimeException | Error failure) {
+            held.close();
+            throw failure;
+        }
+    }
+
     private static void assertCursorState(ConsumerInspection inspection, long head, long claimed, long committed,
                                           int openLeases, Map<String, Long> exceptions) {
         assertThat(inspection.head()).as("head").isEqualTo(head);
@@ -340,19 +329,19 @@ class GroupVerbsTest {
 
     /** A message key lease for the group, as an exclusive delivery would hold. */
     private void holdKeyLease(long streamId, long groupId) throws SQLException {
-        probe.update("INSERT INTO {schema}.message_key_lease_" + streamId + " (consumer_group_id, message_key, token,"
+        probe.update("INSERT INTO {s}.message_key_lease_" + streamId + " (consumer_group_id, message_key, token,"
                 + " expires_at) VALUES (?, 'key-1', gen_random_uuid(), now() + interval '1 hour')", groupId);
     }
 
     /** The group's rows everywhere destroy must reach, counted in the order of {@link #ROW_KINDS}. */
     private List<Long> groupRowCounts(long streamId, long groupId) throws SQLException {
         return List.of(
-                probe.count("SELECT count(*) FROM {schema}.consumer_group_config WHERE id = ?", groupId),
+                probe.count("SELECT count(*) FROM {s}.consumer_group_config WHERE id = ?", groupId),
                 probe.groupRows("consumer_group_cursor", streamId, groupId),
-                probe.count("SELECT count(*) FROM {schema}.worker_config WHERE consumer_group_id = ?", groupId),
-                probe.count("SELECT count(*) FROM {schema}.worker_config_log l JOIN {schema}.worker_config w"
+                probe.count("SELECT count(*) FROM {s}.worker_config WHERE consumer_group_id = ?", groupId),
+                probe.count("SELECT count(*) FROM {s}.worker_config_log l JOIN {s}.worker_config w"
                         + " ON w.id = l.worker_id WHERE w.consumer_group_id = ?", groupId),
-                probe.count("SELECT count(*) FROM {schema}.worker_instance i JOIN {schema}.worker_config w"
+                probe.count("SELECT count(*) FROM {s}.worker_instance i JOIN {s}.worker_config w"
                         + " ON w.id = i.worker_id WHERE w.consumer_group_id = ?", groupId),
                 probe.groupRows("exception_queue", streamId, groupId),
                 probe.groupRows("delivery_log", streamId, groupId),

@@ -1,7 +1,6 @@
 package io.sqlstreams.engine.key;
 
 import static io.sqlstreams.engine.produce.LogRows.failsWith;
-import static io.sqlstreams.engine.produce.LogRows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -18,8 +17,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.Code;
@@ -33,14 +30,12 @@ import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.StoredMessage;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamHandle;
-import io.sqlstreams.engine.EngineClient;
-import io.sqlstreams.engine.EngineFixtures;
+import io.sqlstreams.engine.produce.ProduceTestBase;
 import io.sqlstreams.testing.PostgresTest;
-import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
+import io.sqlstreams.testing.Sql;
 
 @PostgresTest
-class KeyHandleTest {
+class KeyHandleTest extends ProduceTestBase {
 
     @SchemaVersion(1)
     public record Price(String sku, long cents) {
@@ -50,34 +45,13 @@ class KeyHandleTest {
     public record PriceV2(String sku, long cents, String currency) {
     }
 
-    private TestDatabase database;
-    private EngineClient client;
-    private final List<Producer<?>> producers = new ArrayList<>();
-
-    @BeforeEach
-    void connect(TestDatabase database) {
-        this.database = database;
-        this.client = EngineFixtures.client(database, new RecordingLogger());
-    }
-
-    @AfterEach
-    void closeProducers() {
-        producers.forEach(Producer::close);
-    }
-
-    private <T> Producer<T> producer(String name, Class<T> type) {
-        Producer<T> producer = client.stream(name, type).producer().register();
-        producers.add(producer);
-        return producer;
-    }
-
     private static ProduceOptions compacted(String key, long rank) {
         return ProduceOptions.builder().messageKey(key).compaction(CompactionOptions.withRank(rank)).build();
     }
 
     /** The stored head row: message_id, schema_version, compaction_rank (all null for a head-less row). */
     private List<Object> headRow(Stream stream, String key) throws SQLException {
-        List<List<Object>> rows = rows(database, "SELECT message_id, schema_version, compaction_rank FROM {s}.compaction_head_"
+        List<List<Object>> rows = sql.rows("SELECT message_id, schema_version, compaction_rank FROM {s}.compaction_head_"
                 + stream.id() + " WHERE compaction_key = ?", key);
         assertThat(rows).hasSizeLessThanOrEqualTo(1);
         return rows.isEmpty() ? null : rows.get(0);
@@ -153,8 +127,7 @@ class KeyHandleTest {
     @Test
     void aKeyWithoutCompactedMessagesHasNoHead() {
         String name = "keys.head.none";
-        StreamHandle<Price> stream = client.stream(name, Price.class);
-        stream.register();
+        StreamHandle<Price> stream = registeredStream(name);
         Producer<Price> producer = producer(name, Price.class);
         producer.produce(new Price("plain", 1), ProduceOptions.builder().messageKey("plain").build());
         producer.produce(new Price("plain", 2), ProduceOptions.builder().messageKey("plain")
@@ -170,8 +143,7 @@ class KeyHandleTest {
     @Test
     void messagesAreNewestFirstWithinTheLimit() {
         String name = "keys.messages";
-        StreamHandle<Price> stream = client.stream(name, Price.class);
-        stream.register();
+        StreamHandle<Price> stream = registeredStream(name);
         Producer<Price> producer = producer(name, Price.class);
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -210,7 +182,7 @@ class KeyHandleTest {
             connection.setAutoCommit(false);
             Optional<StoredMessage<Price>> head = stream.key("fresh").lockCompactionHead(connection);
             assertThat(head).isEmpty();
-            assertThat(rows(connection, database.schema(), "SELECT message_id, schema_version, compaction_rank"
+            assertThat(Sql.rows(connection, database.schema(), "SELECT message_id, schema_version, compaction_rank"
                     + " FROM {s}.compaction_head_" + registered.id() + " WHERE compaction_key = ?", "fresh"))
                     .containsExactly(Arrays.asList(null, null, null));
             connection.commit();
@@ -228,8 +200,7 @@ class KeyHandleTest {
     @Test
     void lockingAnExistingKeyReturnsItsHead() throws SQLException {
         String name = "keys.lock.existing";
-        StreamHandle<Price> stream = client.stream(name, Price.class);
-        stream.register();
+        StreamHandle<Price> stream = registeredStream(name);
         long id = producer(name, Price.class).produce(new Price("existing", 7), compacted("existing", 2)).id();
 
         try (Connection connection = database.dataSource().getConnection()) {
@@ -248,21 +219,16 @@ class KeyHandleTest {
     @Test
     void theLockHoldsASecondLockerUntilTheFirstCommits() throws Exception {
         String name = "keys.lock.blocking";
-        StreamHandle<Price> stream = client.stream(name, Price.class);
-        stream.register();
+        StreamHandle<Price> stream = registeredStream(name);
         Producer<Price> producer = producer(name, Price.class);
         producer.produce(new Price("contended", 1), compacted("contended", 0));
 
         try (Connection first = database.dataSource().getConnection();
              Connection second = database.dataSource().getConnection()) {
-            int secondPid = backendPid(second);
             first.setAutoCommit(false);
-            second.setAutoCommit(false);
             StoredMessage<Price> current = stream.key("contended").lockCompactionHead(first).orElseThrow();
 
-            CompletableFuture<Optional<StoredMessage<Price>>> waiting = CompletableFuture.supplyAsync(
-                    () -> stream.key("contended").lockCompactionHead(second));
-            await().atMost(Duration.ofSeconds(10)).until(() -> waitsOnALock(secondPid));
+            CompletableFuture<Optional<StoredMessage<Price>>> waiting = blockedLocker(stream.key("contended"), second);
             assertThat(waiting).as("blocked while the first transaction holds the row").isNotDone();
 
             // read-modify-write: the next version, produced in the locking transaction
@@ -286,19 +252,14 @@ class KeyHandleTest {
     @Test
     void lockingANewKeyAlsoBlocksASecondLocker() throws Exception {
         String name = "keys.lock.blocking.new";
-        StreamHandle<Price> stream = client.stream(name, Price.class);
-        stream.register();
+        StreamHandle<Price> stream = registeredStream(name);
 
         try (Connection first = database.dataSource().getConnection();
              Connection second = database.dataSource().getConnection()) {
-            int secondPid = backendPid(second);
             first.setAutoCommit(false);
-            second.setAutoCommit(false);
             assertThat(stream.key("brand-new").lockCompactionHead(first)).isEmpty();
 
-            CompletableFuture<Optional<StoredMessage<Price>>> waiting = CompletableFuture.supplyAsync(
-                    () -> stream.key("brand-new").lockCompactionHead(second));
-            await().atMost(Duration.ofSeconds(10)).until(() -> waitsOnALock(secondPid));
+            CompletableFuture<Optional<StoredMessage<Price>>> waiting = blockedLocker(stream.key("brand-new"), second);
             assertThat(waiting).isNotDone();
             first.commit();
             first.setAutoCommit(true);
@@ -311,8 +272,7 @@ class KeyHandleTest {
 
     @Test
     void lockingNeedsAConnectionInsideATransaction() throws SQLException {
-        String name = "keys.lock.autocommit";
-        StreamHandle<Price> stream = client.stream(name, Price.class);
+        StreamHandle<Price> stream = client.stream("keys.lock.autocommit", Price.class);
         Stream registered = stream.register();
 
         try (Connection connection = database.dataSource().getConnection()) {
@@ -320,6 +280,27 @@ class KeyHandleTest {
             failsWith(Code.SQL0108, () -> stream.key("auto").lockCompactionHead(connection));
         }
         assertThat(headRow(registered, "auto")).as("nothing created").isNull();
+    }
+
+    /** A handle on stream {@code name}, registered. */
+    private StreamHandle<Price> registeredStream(String name) {
+        StreamHandle<Price> stream = client.stream(name, Price.class);
+        stream.register();
+        return stream;
+    }
+
+    /**
+     * Starts locking {@code key} in a transaction on {@code connection}, in the background; returns once that lock
+     * waits on a lock another transaction holds.
+     */
+    private CompletableFuture<Optional<StoredMessage<Price>>> blockedLocker(KeyHandle<Price> key,
+                                                                            Connection connection) throws SQLException {
+        int pid = backendPid(connection);
+        connection.setAutoCommit(false);
+        CompletableFuture<Optional<StoredMessage<Price>>> waiting = CompletableFuture.supplyAsync(
+                () -> key.lockCompactionHead(connection));
+        await().atMost(Duration.ofSeconds(10)).until(() -> waitsOnALock(pid));
+        return waiting;
     }
 
     private static int backendPid(Connection connection) throws SQLException {
@@ -331,7 +312,7 @@ class KeyHandleTest {
     }
 
     private boolean waitsOnALock(int pid) throws SQLException {
-        return !rows(database, "SELECT 1 FROM pg_stat_activity WHERE pid = ? AND wait_event_type = 'Lock'", pid)
+        return !sql.rows("SELECT 1 FROM pg_stat_activity WHERE pid = ? AND wait_event_type = 'Lock'", pid)
                 .isEmpty();
     }
 }

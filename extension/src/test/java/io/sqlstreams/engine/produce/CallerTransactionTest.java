@@ -2,7 +2,6 @@ package io.sqlstreams.engine.produce;
 
 import static io.sqlstreams.engine.produce.LogRows.claimed;
 import static io.sqlstreams.engine.produce.LogRows.claims;
-import static io.sqlstreams.engine.produce.LogRows.count;
 import static io.sqlstreams.engine.produce.LogRows.failsWith;
 import static io.sqlstreams.engine.produce.LogRows.messages;
 import static io.sqlstreams.engine.produce.LogRows.partition;
@@ -24,30 +23,24 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Code;
 import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
-import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.engine.EngineClient;
-import io.sqlstreams.engine.EngineEnvironment;
-import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.testing.PostgresTest;
-import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
 
 @PostgresTest
-class CallerTransactionTest {
+class CallerTransactionTest extends ProduceTestBase {
 
     @SchemaVersion(1)
     public record Shipment(String marker) {
@@ -56,30 +49,16 @@ class CallerTransactionTest {
         }
     }
 
-    private TestDatabase database;
-    private RecordingLogger logger;
-    private EngineClient client;
     private String orders;
-    private final List<Producer<?>> producers = new ArrayList<>();
 
     @BeforeEach
-    void connect(TestDatabase database) throws SQLException {
-        this.database = database;
-        this.logger = new RecordingLogger();
-        this.client = EngineFixtures.client(database, logger);
+    void createOrdersTable() throws SQLException {
         this.orders = database.schema() + ".caller_orders";
         database.execute("CREATE TABLE IF NOT EXISTS " + orders + " (id BIGSERIAL PRIMARY KEY, note TEXT NOT NULL)");
     }
 
-    @AfterEach
-    void closeProducers() {
-        producers.forEach(Producer::close);
-    }
-
     private Producer<Shipment> producer(EngineClient owner, String streamName) {
-        Producer<Shipment> producer = owner.stream(streamName, Shipment.class).producer().register();
-        producers.add(producer);
-        return producer;
+        return producer(owner, streamName, Shipment.class, ProducerConfig.defaults());
     }
 
     private Stream register(String streamName, long partitionSize) {
@@ -95,11 +74,18 @@ class CallerTransactionTest {
     }
 
     private long orders(String note) throws SQLException {
-        return count(database, "SELECT count(*) FROM " + orders + " WHERE note = ?", note);
+        return sql.count("SELECT count(*) FROM " + orders + " WHERE note = ?", note);
+    }
+
+    /** Neither the caller's order {@code note} nor any message or idempotency claim of the stream was committed. */
+    private void assertNothingCommitted(Stream stream, String note) throws SQLException {
+        assertThat(orders(note)).as("orders noted %s", note).isZero();
+        assertThat(messages(database, stream.id())).as("messages").isZero();
+        assertThat(claims(database, stream.id())).as("claims").isZero();
     }
 
     private long withMarker(long streamId, String marker) throws SQLException {
-        return count(database, "SELECT count(*) FROM {s}.message_log_" + streamId + " WHERE payload->>'marker' = ?",
+        return sql.count("SELECT count(*) FROM {s}.message_log_" + streamId + " WHERE payload->>'marker' = ?",
                 marker);
     }
 
@@ -123,9 +109,7 @@ class CallerTransactionTest {
             connection.setAutoCommit(true);
         }
 
-        assertThat(messages(database, stream.id())).isZero();
-        assertThat(claims(database, stream.id())).isZero();
-        assertThat(orders("rolled-back")).isZero();
+        assertNothingCommitted(stream, "rolled-back");
         assertThat(producer.produce(new Shipment("retried"), ProduceOptions.builder().idempotencyKey(key.toString())
                 .build()).duplicate()).as("the rolled-back claim is free again").isFalse();
     }
@@ -233,9 +217,7 @@ class CallerTransactionTest {
         }, ProduceOptions.builder().idempotencyKey("work-runtime").build()));
 
         assertThat(thrown).isSameAs(boom);
-        assertThat(orders("work-runtime")).isZero();
-        assertThat(messages(database, stream.id())).isZero();
-        assertThat(claims(database, stream.id())).isZero();
+        assertNothingCommitted(stream, "work-runtime");
     }
 
     @Test
@@ -252,9 +234,7 @@ class CallerTransactionTest {
         }, ProduceOptions.none()));
 
         assertThat(failure.getCause()).isInstanceOf(SQLException.class);
-        assertThat(orders("work-sql")).isZero();
-        assertThat(messages(database, stream.id())).isZero();
-        assertThat(claims(database, stream.id())).isZero();
+        assertNothingCommitted(stream, "work-sql");
     }
 
     @Test
@@ -272,8 +252,7 @@ class CallerTransactionTest {
             return new Shipment("work-aborted");
         }, ProduceOptions.none()));
 
-        assertThat(orders("work-aborted")).isZero();
-        assertThat(messages(database, stream.id())).isZero();
+        assertNothingCommitted(stream, "work-aborted");
     }
 
     // ------------------------------------------------------------------------------ partitions under savepoint
@@ -286,8 +265,7 @@ class CallerTransactionTest {
     void aMissingPartitionHealsWhenTheTransactionsFirstProduceNeedsIt() throws SQLException {
         Stream stream = register("caller.heal.first", 10);
         Producer<Shipment> producer = producer(client, "caller.heal.first");
-        producer.produceBatch(IntStream.rangeClosed(1, 9).mapToObj(i -> ProduceItem.of(new Shipment("pre-" + i))).toList());
-        dropCreatedAhead(stream);
+        fillAndDropCreatedAhead(stream, producer, 9);
 
         List<ProduceResult> results = new ArrayList<>();
         try (Connection connection = database.dataSource().getConnection()) {
@@ -319,13 +297,10 @@ class CallerTransactionTest {
      */
     @Test
     void aMissingPartitionHealsWhenALaterProduceOfTheTransactionNeedsIt() throws SQLException {
-        EngineClient quick = EngineClient.create(database.dataSource(), ClientConfig.builder().schema(database.schema())
-                .logger(logger).retry(RetryPolicy.builder().maxRetries(2).baseDelay(Duration.ofMillis(50))
-                        .maxDelay(Duration.ofMillis(100)).build()).build(), EngineEnvironment.standalone());
+        EngineClient quick = clientWithRetries(database.dataSource(), 2, Duration.ofMillis(50), Duration.ofMillis(100));
         Stream stream = register("caller.heal.later", 10);
         Producer<Shipment> producer = producer(quick, "caller.heal.later");
-        producer.produceBatch(IntStream.rangeClosed(1, 8).mapToObj(i -> ProduceItem.of(new Shipment("pre-" + i))).toList());
-        dropCreatedAhead(stream);
+        fillAndDropCreatedAhead(stream, producer, 8);
 
         List<ProduceResult> results = new ArrayList<>();
         Throwable failure;
@@ -360,8 +335,7 @@ class CallerTransactionTest {
     void produceInTransactionHealsAMissingPartition() throws SQLException {
         Stream stream = register("caller.heal.work", 10);
         Producer<Shipment> producer = producer(client, "caller.heal.work");
-        producer.produceBatch(IntStream.rangeClosed(1, 9).mapToObj(i -> ProduceItem.of(new Shipment("pre-" + i))).toList());
-        dropCreatedAhead(stream);
+        fillAndDropCreatedAhead(stream, producer, 9);
 
         ProduceResult result = producer.produceInTransaction(connection -> {
             insertOrder(connection, "heal-work");
@@ -374,8 +348,13 @@ class CallerTransactionTest {
         assertThat(logger.withCode("SQL0057")).isNotEmpty();
     }
 
-    /** Waits for the background create-ahead of partition 1 (triggered at 80 %), then drops it while it is empty. */
-    private void dropCreatedAhead(Stream stream) throws SQLException {
+    /**
+     * Produces {@code count} messages, enough to trigger the background create-ahead of partition 1 (at 80 %), waits
+     * for it, then drops it while it is empty.
+     */
+    private void fillAndDropCreatedAhead(Stream stream, Producer<Shipment> producer, int count) throws SQLException {
+        producer.produceBatch(IntStream.rangeClosed(1, count).mapToObj(i -> ProduceItem.of(new Shipment("pre-" + i)))
+                .toList());
         await().atMost(Duration.ofSeconds(10)).until(() -> partitionExists(database, stream.id(), 1));
         database.execute("DROP TABLE " + partition(database, stream.id(), 1));
         assertThat(partitionExists(database, stream.id(), 1)).isFalse();

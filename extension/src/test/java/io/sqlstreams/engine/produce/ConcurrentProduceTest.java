@@ -1,9 +1,7 @@
 package io.sqlstreams.engine.produce;
 
 import static io.sqlstreams.engine.produce.LogRows.claims;
-import static io.sqlstreams.engine.produce.LogRows.count;
 import static io.sqlstreams.engine.produce.LogRows.messages;
-import static io.sqlstreams.engine.produce.LogRows.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
@@ -36,6 +34,7 @@ import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
+import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
@@ -44,10 +43,9 @@ import io.sqlstreams.engine.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
 
 @PostgresTest
-class ConcurrentProduceTest {
+class ConcurrentProduceTest extends ProduceTestBase {
     private static final Duration DEADLINE = Duration.ofSeconds(45);
 
     @SchemaVersion(1)
@@ -58,34 +56,31 @@ class ConcurrentProduceTest {
     public record TickV2(String marker, int revision) {
     }
 
-    private TestDatabase database;
     private final List<RecordingLogger> loggers = new ArrayList<>();
     private final List<EngineClient> clients = new ArrayList<>();
-    private final List<Producer<?>> producers = new ArrayList<>();
     private ExecutorService threads;
 
+    /** The base class's client is client 0; two more, each with a logger of its own. */
     @BeforeEach
-    void connect(TestDatabase database) {
-        this.database = database;
-        for (int i = 0; i < 3; i++) {
-            RecordingLogger logger = new RecordingLogger();
-            loggers.add(logger);
-            clients.add(EngineFixtures.client(database, logger));
+    void startClientsAndThreads() {
+        loggers.add(logger);
+        clients.add(client);
+        for (int i = 1; i < 3; i++) {
+            RecordingLogger other = new RecordingLogger();
+            loggers.add(other);
+            clients.add(EngineFixtures.client(database, other));
         }
         threads = Executors.newFixedThreadPool(24);
     }
 
     @AfterEach
-    void stop() throws InterruptedException {
+    void stopThreads() throws InterruptedException {
         threads.shutdownNow();
         threads.awaitTermination(30, TimeUnit.SECONDS);
-        producers.forEach(Producer::close);
     }
 
     private <T> Producer<T> producer(int client, String streamName, Class<T> type) {
-        Producer<T> producer = clients.get(client).stream(streamName, type).producer().register();
-        producers.add(producer);
-        return producer;
+        return producer(clients.get(client), streamName, type, ProducerConfig.defaults());
     }
 
     /** Runs every task at once (released together) and returns their results, failing on the first error. */
@@ -213,7 +208,7 @@ class ConcurrentProduceTest {
         assertThat(acks).isNotEmpty();
         assertThat(acks.values()).doesNotHaveDuplicates();
         Map<String, List<Long>> logged = new HashMap<>();
-        for (List<Object> row : rows(database, "SELECT id, payload->>'marker' FROM {s}.message_log_" + stream.id())) {
+        for (List<Object> row : sql.rows("SELECT id, payload->>'marker' FROM {s}.message_log_" + stream.id())) {
             logged.computeIfAbsent((String) row.get(1), marker -> new ArrayList<>()).add((Long) row.get(0));
         }
         assertThat(messages(database, stream.id())).as("rows == acks").isEqualTo(acks.size());
@@ -226,7 +221,7 @@ class ConcurrentProduceTest {
         });
         assertThat(mismatched).isEmpty();
         long highest = acks.values().stream().mapToLong(Long::longValue).max().orElseThrow();
-        List<Long> missing = rows(database,
+        List<Long> missing = sql.rows(
                 "SELECT n FROM generate_series(0, ?::bigint) n WHERE to_regclass(? || n) IS NULL ORDER BY n",
                 highest / outcome.partitionSize(), database.schema() + ".message_log_" + stream.id() + "_")
                 .stream().map(row -> (Long) row.get(0)).toList();
@@ -280,7 +275,7 @@ class ConcurrentProduceTest {
             assertThat(written).as("key %d", k).hasSize(1);
             assertThat(results.stream().filter(ProduceResult::duplicate)).as("key %d", k).hasSize(15)
                     .allMatch(result -> result.id() == 0);
-            assertThat(LogRows.value(database, "SELECT payload->>'marker' FROM {s}.message_log_" + stream.id()
+            assertThat(sql.value("SELECT payload->>'marker' FROM {s}.message_log_" + stream.id()
                     + " WHERE id = ?", written.get(0).id())).isEqualTo("key-" + k);
         }
     }
@@ -333,7 +328,7 @@ class ConcurrentProduceTest {
         int written = runTogether(tasks).stream().mapToInt(Integer::intValue).sum();
 
         assertThat(messages(database, stream.id())).isEqualTo(written);
-        List<List<Object>> compared = rows(database, """
+        List<List<Object>> compared = sql.rows("""
                 WITH winner AS (
                     SELECT DISTINCT ON (message_key) message_key, id, schema_version, compaction_rank
                     FROM {s}.message_log_%1$d
@@ -350,7 +345,7 @@ class ConcurrentProduceTest {
             assertThat(row.get(4)).isEqualTo(row.get(3));
             assertThat(row.get(6)).isEqualTo(row.get(5));
         }
-        assertThat(count(database, "SELECT count(*) FROM {s}.compaction_head_" + stream.id()
+        assertThat(sql.count("SELECT count(*) FROM {s}.compaction_head_" + stream.id()
                 + " WHERE schema_version = 2")).as("some keys are held by the newer version").isPositive();
         assertThat(linesMentioning("40P01")).as("no deadlock, not even a retried one").isEmpty();
         assertThat(linesMentioning("deadlock")).isEmpty();
@@ -376,9 +371,8 @@ class ConcurrentProduceTest {
         String name = "concurrent.poison";
         Stream stream = clients.get(0).stream(name, Tick.class).register();
         LogRows.rejectPayloadsMarked(database, stream.id(), "db-rejects-me");
-        Producer<Tick> producer = clients.get(0).stream(name, Tick.class).producer()
-                .register(new io.sqlstreams.ProducerConfig(null, new io.sqlstreams.BatcherConfig(100, 1, null, null), null));
-        producers.add(producer);
+        Producer<Tick> producer = producer(client, name, Tick.class,
+                new ProducerConfig(null, new io.sqlstreams.BatcherConfig(100, 1, null, null), null));
 
         CompletableFuture<ProduceResult> gate;
         CompletableFuture<ProduceResult> bad;
@@ -388,7 +382,7 @@ class ConcurrentProduceTest {
             clients.get(0).stream(name, Tick.class).key("gate").lockCompactionHead(lock);
             gate = CompletableFuture.supplyAsync(() -> producer.produce(new Tick("gate"),
                     ProduceOptions.builder().messageKey("gate").compaction(CompactionOptions.enabled()).build()), threads);
-            await().atMost(Duration.ofSeconds(10)).until(() -> count(database, "SELECT count(*) FROM pg_stat_activity"
+            await().atMost(Duration.ofSeconds(10)).until(() -> sql.count("SELECT count(*) FROM pg_stat_activity"
                     + " WHERE wait_event_type = 'Lock' AND query LIKE ?", "%idempotency_key_" + stream.id() + "%") == 1);
 
             List<Thread> callers = new ArrayList<>();
@@ -407,7 +401,7 @@ class ConcurrentProduceTest {
         assertThat(catchThrowable(() -> bad.get(10, TimeUnit.SECONDS))).hasCauseInstanceOf(SqlStreamsException.class);
         Throwable goodFailure = catchThrowable(() -> good.get(10, TimeUnit.SECONDS));
         assertThat(goodFailure).as("the valid message of another caller").isNull();
-        assertThat(count(database, "SELECT count(*) FROM {s}.message_log_" + stream.id()
+        assertThat(sql.count("SELECT count(*) FROM {s}.message_log_" + stream.id()
                 + " WHERE payload->>'marker' = 'good'")).isEqualTo(1);
     }
 

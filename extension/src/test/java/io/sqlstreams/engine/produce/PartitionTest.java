@@ -6,48 +6,33 @@ import static io.sqlstreams.engine.produce.LogRows.messages;
 import static io.sqlstreams.engine.produce.LogRows.partition;
 import static io.sqlstreams.engine.produce.LogRows.partitionExists;
 import static io.sqlstreams.engine.produce.LogRows.payloadIs;
-import static io.sqlstreams.engine.produce.LogRows.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Logger;
 import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Code;
 import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
-import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.engine.EngineClient;
-import io.sqlstreams.engine.EngineEnvironment;
-import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.testing.PostgresTest;
-import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
+import io.sqlstreams.testing.RoleDataSource;
 
 @PostgresTest
-class PartitionTest {
+class PartitionTest extends ProduceTestBase {
 
     @SchemaVersion(1)
     public record Reading(String marker) {
@@ -56,31 +41,12 @@ class PartitionTest {
         }
     }
 
-    private TestDatabase database;
-    private RecordingLogger logger;
-    private EngineClient client;
-    private final List<Producer<?>> producers = new ArrayList<>();
-
-    @BeforeEach
-    void connect(TestDatabase database) {
-        this.database = database;
-        this.logger = new RecordingLogger();
-        this.client = EngineFixtures.client(database, logger);
-    }
-
-    @AfterEach
-    void closeProducers() {
-        producers.forEach(Producer::close);
-    }
-
     private Stream register(String name) {
         return client.stream(name, Reading.class).register(StreamConfig.builder().partitionSize(10L).build());
     }
 
     private Producer<Reading> producer(EngineClient owner, String name) {
-        Producer<Reading> producer = owner.stream(name, Reading.class).producer().register();
-        producers.add(producer);
-        return producer;
+        return producer(owner, name, Reading.class, ProducerConfig.defaults());
     }
 
     private static List<ProduceItem<Reading>> items(String prefix, int count) {
@@ -88,9 +54,7 @@ class PartitionTest {
     }
 
     private EngineClient clientWith(DataSource dataSource, int maxRetries) {
-        return EngineClient.create(dataSource, ClientConfig.builder().schema(database.schema()).logger(logger)
-                .retry(RetryPolicy.builder().maxRetries(maxRetries).baseDelay(Duration.ofMillis(20))
-                        .maxDelay(Duration.ofMillis(50)).build()).build(), EngineEnvironment.standalone());
+        return clientWithRetries(dataSource, maxRetries, Duration.ofMillis(20), Duration.ofMillis(50));
     }
 
     @Test
@@ -201,7 +165,7 @@ class PartitionTest {
                 for (int i = 1; i <= 8; i++) {
                     producer.produce(new Reading("d" + i));
                 }
-                assertThat(value(database, "SELECT current_user = session_user")).as("the pool is unaffected").isEqualTo(true);
+                assertThat(sql.value("SELECT current_user = session_user")).as("the pool is unaffected").isEqualTo(true);
                 await().atMost(Duration.ofSeconds(10)).until(() -> !logger.withCode("SQL0033").isEmpty());
                 assertThat(partitionExists(database, stream.id(), 1)).isFalse();
 
@@ -215,77 +179,6 @@ class PartitionTest {
         } finally {
             database.execute("DROP OWNED BY " + role);
             database.execute("DROP ROLE " + role);
-        }
-    }
-
-    /** Hands out the pool's connections switched to {@code role}, and switches them back when closed. */
-    private record RoleDataSource(DataSource pool, String role) implements DataSource {
-        @Override
-        public Connection getConnection() throws SQLException {
-            Connection connection = pool.getConnection();
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("SET ROLE " + role);
-            }
-            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
-                    new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-                        if (method.getName().equals("close") && !connection.isClosed()) {
-                            try {
-                                if (!connection.getAutoCommit()) {
-                                    connection.rollback();
-                                    connection.setAutoCommit(true);
-                                }
-                                try (Statement statement = connection.createStatement()) {
-                                    statement.execute("RESET ROLE");
-                                }
-                            } finally {
-                                connection.close();
-                            }
-                            return null;
-                        }
-                        try {
-                            return method.invoke(connection, args);
-                        } catch (InvocationTargetException failure) {
-                            throw failure.getCause();
-                        }
-                    });
-        }
-
-        @Override
-        public Connection getConnection(String username, String password) throws SQLException {
-            throw new SQLFeatureNotSupportedException();
-        }
-
-        @Override
-        public PrintWriter getLogWriter() {
-            return null;
-        }
-
-        @Override
-        public void setLogWriter(PrintWriter out) {
-        }
-
-        @Override
-        public void setLoginTimeout(int seconds) {
-        }
-
-        @Override
-        public int getLoginTimeout() {
-            return 0;
-        }
-
-        @Override
-        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-            throw new SQLFeatureNotSupportedException();
-        }
-
-        @Override
-        public <T> T unwrap(Class<T> iface) throws SQLException {
-            throw new SQLException("not a wrapper");
-        }
-
-        @Override
-        public boolean isWrapperFor(Class<?> iface) {
-            return false;
         }
     }
 }

@@ -2,14 +2,11 @@ package io.sqlstreams.engine.produce;
 
 import static io.sqlstreams.engine.produce.LogRows.claimed;
 import static io.sqlstreams.engine.produce.LogRows.claims;
-import static io.sqlstreams.engine.produce.LogRows.count;
 import static io.sqlstreams.engine.produce.LogRows.failsWith;
 import static io.sqlstreams.engine.produce.LogRows.messages;
 import static io.sqlstreams.engine.produce.LogRows.payloadIs;
 import static io.sqlstreams.engine.produce.LogRows.rejectPayloadsMarked;
-import static io.sqlstreams.engine.produce.LogRows.rows;
 import static io.sqlstreams.engine.produce.LogRows.uuidV5;
-import static io.sqlstreams.engine.produce.LogRows.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
@@ -22,8 +19,6 @@ import java.util.UUID;
 import java.util.stream.IntStream;
 
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.Code;
@@ -45,10 +40,9 @@ import io.sqlstreams.engine.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
 
 @PostgresTest
-class ProduceTest {
+class ProduceTest extends ProduceTestBase {
 
     @SchemaVersion(1)
     public record Order(String marker, long cents) {
@@ -87,35 +81,16 @@ class ProduceTest {
         }
     }
 
-    private TestDatabase database;
-    private RecordingLogger logger;
-    private EngineClient client;
-    private final List<Producer<?>> producers = new ArrayList<>();
-
-    @BeforeEach
-    void connect(TestDatabase database) {
-        this.database = database;
-        this.logger = new RecordingLogger();
-        this.client = EngineFixtures.client(database, logger);
-    }
-
-    @AfterEach
-    void closeProducers() {
-        producers.forEach(Producer::close);
-    }
-
     private Stream register(String streamName) {
         return client.stream(streamName, Order.class).register();
     }
 
     private <T> Producer<T> producer(String streamName, Class<T> type, ProducerConfig config) {
-        Producer<T> producer = client.stream(streamName, type).producer().register(config);
-        producers.add(producer);
-        return producer;
+        return producer(client, streamName, type, config);
     }
 
     private Producer<Order> producer(String streamName) {
-        return producer(streamName, Order.class, ProducerConfig.defaults());
+        return producer(streamName, Order.class);
     }
 
     private static ProduceOptions.Builder options() {
@@ -152,13 +127,13 @@ class ProduceTest {
 
         String columns = "SELECT schema_version, routing_key, message_key, compaction_rank, options IS NULL,"
                 + " created_at IS NOT NULL FROM {s}.message_log_" + stream.id() + " WHERE id = ?";
-        assertThat(rows(database, columns, plain.id())).containsExactly(row(1, null, null, null, true, true));
-        assertThat(rows(database, columns, keyed.id()))
+        assertThat(sql.rows(columns, plain.id())).containsExactly(row(1, null, null, null, true, true));
+        assertThat(sql.rows(columns, keyed.id()))
                 .containsExactly(row(1, "eu.payments.captured", "order-2", null, true, true));
-        assertThat(rows(database, columns, compacted.id()))
+        assertThat(sql.rows(columns, compacted.id()))
                 .containsExactly(row(1, null, "order-3", 42L, true, true));
-        assertThat(rows(database, columns, third.id())).containsExactly(row(3, null, null, null, true, true));
-        assertThat(rows(database, columns, emptyKeys.id()))
+        assertThat(sql.rows(columns, third.id())).containsExactly(row(3, null, null, null, true, true));
+        assertThat(sql.rows(columns, emptyKeys.id()))
                 .containsExactly(row(1, null, null, null, true, true));
 
         assertThat(payloadIs(database, stream.id(), plain.id(), new Order("plain", 100).json())).isTrue();
@@ -196,20 +171,20 @@ class ProduceTest {
 
         String options = "SELECT options::text FROM {s}.message_log_" + stream.id() + " WHERE id = ?";
         String equal = "SELECT options = ?::jsonb FROM {s}.message_log_" + stream.id() + " WHERE id = ?";
-        assertThat(value(database, options, none)).as("neither sets anything").isNull();
-        assertThat(value(database, equal, "{\"timeout\": \"1.5s\"}", ownOnly)).isEqualTo(true);
-        assertThat(value(database, options, merged)).isNotNull();
-        assertThat(value(database, equal,
+        assertThat(sql.value(options, none)).as("neither sets anything").isNull();
+        assertThat(sql.value(equal, "{\"timeout\": \"1.5s\"}", ownOnly)).isEqualTo(true);
+        assertThat(sql.value(options, merged)).isNotNull();
+        assertThat(sql.value(equal,
                 "{\"timeout\": \"10s\", \"retry\": {\"max_retries\": 5, \"base_delay\": \"2s\"}}", merged))
-                .as("stored %s", value(database, options, merged)).isEqualTo(true);
-        assertThat(value(database, equal, "{\"concurrency\": \"ordered\", \"timeout\": \"2m0s\","
+                .as("stored %s", sql.value(options, merged)).isEqualTo(true);
+        assertThat(sql.value(equal, "{\"concurrency\": \"ordered\", \"timeout\": \"2m0s\","
                 + " \"retry\": {\"max_retries\": 4, \"base_delay\": \"2s\"}}", overridden))
-                .as("stored %s", value(database, options, overridden)).isEqualTo(true);
-        assertThat(value(database, equal,
+                .as("stored %s", sql.value(options, overridden)).isEqualTo(true);
+        assertThat(sql.value(equal,
                 "{\"timeout\": \"10s\", \"retry\": {\"max_retries\": 4, \"base_delay\": \"2s\"}}", defaultsOnly))
-                .as("stored %s", value(database, options, defaultsOnly)).isEqualTo(true);
-        assertThat(value(database, equal, "{\"concurrency\": \"exclusive\"}", policyDefault))
-                .as("stored %s", value(database, options, policyDefault)).isEqualTo(true);
+                .as("stored %s", sql.value(options, defaultsOnly)).isEqualTo(true);
+        assertThat(sql.value(equal, "{\"concurrency\": \"exclusive\"}", policyDefault))
+                .as("stored %s", sql.value(options, policyDefault)).isEqualTo(true);
     }
 
     @Test
@@ -219,7 +194,7 @@ class ProduceTest {
                 MessageOptions.builder().timeout(Duration.ofSeconds(10)).build(), null, null));
         long id = producer.produce(new Order("example", 1), options().message(MessageOptions.builder()
                 .retry(RetryPolicy.builder().maxRetries(5).build()).build()).build()).id();
-        assertThat(value(database, "SELECT options = '{\"timeout\": \"10s\", \"retry\": {\"max_retries\": 5}}'::jsonb"
+        assertThat(sql.value("SELECT options = '{\"timeout\": \"10s\", \"retry\": {\"max_retries\": 5}}'::jsonb"
                 + " FROM {s}.message_log_" + stream.id() + " WHERE id = ?", id)).isEqualTo(true);
     }
 
@@ -280,7 +255,7 @@ class ProduceTest {
         }
         UUID expected = uuidV5("invoice/2026/0042");
         assertThat(expected.version()).isEqualTo(5);
-        assertThat(rows(database, "SELECT idempotency_key FROM {s}.idempotency_key_" + stream.id()))
+        assertThat(sql.rows("SELECT idempotency_key FROM {s}.idempotency_key_" + stream.id()))
                 .containsExactly(List.of(expected));
         assertThat(messages(database, stream.id())).isEqualTo(1);
     }
@@ -299,7 +274,7 @@ class ProduceTest {
                 .extracting(ProduceResult::id).doesNotHaveDuplicates();
         assertThat(messages(database, stream.id())).isEqualTo(4);
         assertThat(claims(database, stream.id())).isEqualTo(4);
-        assertThat(count(database, "SELECT count(*) FROM {s}.idempotency_key_" + stream.id()
+        assertThat(sql.count("SELECT count(*) FROM {s}.idempotency_key_" + stream.id()
                 + " WHERE substr(idempotency_key::text, 15, 1) = '7'")).as("minted keys are UUIDv7").isEqualTo(4);
     }
 
@@ -322,7 +297,7 @@ class ProduceTest {
             long id = results.get(i).id();
             assertThat(payloadIs(database, stream.id(), id, items.get(i).message().json()))
                     .as("result %d (id %d) is item %d", i, id, i).isTrue();
-            assertThat(value(database, "SELECT message_key FROM {s}.message_log_" + stream.id() + " WHERE id = ?", id))
+            assertThat(sql.value("SELECT message_key FROM {s}.message_log_" + stream.id() + " WHERE id = ?", id))
                     .isEqualTo(keys[i]);
         }
         List<Integer> keyed = IntStream.range(0, keys.length).filter(i -> keys[i] != null).boxed()
@@ -368,7 +343,7 @@ class ProduceTest {
         assertThat(failure.isTransient()).isFalse();
         assertThat(messages(database, stream.id())).isZero();
         assertThat(claims(database, stream.id())).isZero();
-        assertThat(count(database, "SELECT count(*) FROM {s}.compaction_head_" + stream.id())).isZero();
+        assertThat(sql.count("SELECT count(*) FROM {s}.compaction_head_" + stream.id())).isZero();
         assertThat(producer.produce(new Order("ok-1", 1), options().idempotencyKey("db-atomic-1").build()).duplicate())
                 .isFalse();
     }
@@ -495,7 +470,7 @@ class ProduceTest {
 
         String longest = "k".repeat(1024);
         long id = producer.produce(order, options().messageKey(longest).routingKey(longest).build()).id();
-        assertThat(value(database, "SELECT length(message_key) + length(routing_key) FROM {s}.message_log_"
+        assertThat(sql.value("SELECT length(message_key) + length(routing_key) FROM {s}.message_log_"
                 + stream.id() + " WHERE id = ?", id)).isEqualTo(2048);
     }
 
@@ -512,11 +487,11 @@ class ProduceTest {
         long batched = producer.produceBatch(List.of(ProduceItem.of(new Order("unicode", 2),
                 options().messageKey(unicode).routingKey(unicode).build()))).get(0).id();
 
-        assertThat(rows(database, "SELECT message_key, routing_key FROM {s}.message_log_" + stream.id()
+        assertThat(sql.rows("SELECT message_key, routing_key FROM {s}.message_log_" + stream.id()
                 + " WHERE id = ?", id)).containsExactly(List.of(key, routing));
-        assertThat(rows(database, "SELECT message_key, routing_key FROM {s}.message_log_" + stream.id()
+        assertThat(sql.rows("SELECT message_key, routing_key FROM {s}.message_log_" + stream.id()
                 + " WHERE id = ?", batched)).containsExactly(List.of(unicode, unicode));
-        assertThat(rows(database, "SELECT compaction_key, message_id FROM {s}.compaction_head_" + stream.id()))
+        assertThat(sql.rows("SELECT compaction_key, message_id FROM {s}.compaction_head_" + stream.id()))
                 .containsExactly(List.of(key, id));
         assertThat(client.stream("produce.keys.quoted", Order.class).key(key).compactionHead().id()).isEqualTo(id);
     }

@@ -25,7 +25,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Code;
 import io.sqlstreams.DeliveryLogMode;
 import io.sqlstreams.InvalidConfigurationException;
@@ -37,11 +36,9 @@ import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.VacuumConfig;
 import io.sqlstreams.engine.EngineClient;
-import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
 
 /**
  * {@code StreamHandle.register} against a real PostgreSQL: what the first registration installs (digest §1.3,
@@ -50,7 +47,7 @@ import io.sqlstreams.testing.TestDatabase;
  */
 @PostgresTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class StreamRegistrationTest {
+class StreamRegistrationTest extends StreamTestBase {
     private static final String DECLARED_BY = "^.+:\\d+:[0-9a-f]{8}$";
     private static final long NANOS_PER_HOUR = 3_600_000_000_000L;
 
@@ -58,22 +55,13 @@ class StreamRegistrationTest {
     public record Placed(String id) {
     }
 
-    private static EngineClient clientOn(TestDatabase database, String schema, RecordingLogger logger) {
-        return EngineClient.create(database.dataSource(),
-                ClientConfig.builder().schema(schema).allowDestroy(true).logger(logger).build(),
-                EngineEnvironment.standalone());
-    }
-
     // ------------------------------------------------------------------------------------------------------------
     // First registration: shared tables, the family, migration rows, defaults, workers
 
     @Test
     @Order(1)
-    void firstRegisterInstallsSharedTablesAndTheStreamFamily(TestDatabase database) throws SQLException {
-        SchemaProbe probe = new SchemaProbe(database);
+    void firstRegisterInstallsSharedTablesAndTheStreamFamily() throws SQLException {
         assertThat(probe.tables()).as("the class schema starts empty").isEmpty();
-        RecordingLogger logger = new RecordingLogger();
-        EngineClient client = EngineFixtures.client(database, logger);
 
         io.sqlstreams.Stream stream = client.stream("reg.first", Placed.class).register();
 
@@ -89,8 +77,7 @@ class StreamRegistrationTest {
             assertThat(probe.tableExists(table)).as(table).isTrue();
         }
         assertThat(probe.tables()).as("exactly the shared tables, the family and partition 0")
-                .containsExactlyInAnyOrderElementsOf(concat(SchemaProbe.SHARED_TABLES, SchemaProbe.familyTables(id),
-                        List.of("message_log_" + id + "_0")));
+                .containsExactlyInAnyOrderElementsOf(SchemaProbe.installedTables(id));
         String log = "message_log_" + id;
         assertThat(probe.relkind(log)).as("the log is partitioned").contains("p");
         assertThat(probe.partitionKey(log)).contains("RANGE (id)");
@@ -102,22 +89,22 @@ class StreamRegistrationTest {
         }
         // the log's sequence: never cached, owned by the log's id column
         assertThat(probe.sequenceCache(log + "_id_seq")).contains(1L);
-        assertThat(probe.string("SELECT pg_get_serial_sequence(?, 'id')", database.schema() + "." + log))
+        assertThat(probe.text("SELECT pg_get_serial_sequence(?, 'id')", database.schema() + "." + log))
                 .isEqualTo(database.schema() + "." + log + "_id_seq");
-        assertThat(probe.string("SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_class c ON"
+        assertThat(probe.text("SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_class c ON"
                 + " c.oid = d.adrelid JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON"
                 + " a.attrelid = c.oid AND a.attnum = d.adnum WHERE n.nspname = ? AND c.relname = ? AND a.attname = 'id'",
                 database.schema(), log)).contains(log + "_id_seq");
 
         // one system row; one system and one stream migration row at version 1
-        assertThat(probe.rows("system_config")).isEqualTo(1);
+        assertThat(probe.rowCount("system_config")).isEqualTo(1);
         assertThat(probe.table("SELECT version, min_compatible_version, status FROM " + database.schema()
                 + ".migration_log WHERE system_id IS NOT NULL"))
                 .containsExactly(List.of("1", "0", "success"));
         assertThat(probe.table("SELECT version, min_compatible_version, status FROM " + database.schema()
                 + ".migration_log WHERE stream_id = ?", id))
                 .containsExactly(List.of("1", "0", "success"));
-        assertThat(probe.rows("migration_log")).isEqualTo(2);
+        assertThat(probe.rowCount("migration_log")).isEqualTo(2);
 
         // the returned row carries the resolved defaults
         assertThat(stream.name()).isEqualTo("reg.first");
@@ -161,10 +148,8 @@ class StreamRegistrationTest {
 
     @Test
     @Order(2)
-    void sharedTablesHaveTheDocumentedColumns(TestDatabase database) throws SQLException {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
+    void sharedTablesHaveTheDocumentedColumns() throws SQLException {
         client.stream("reg.columns", Placed.class).register();
-        SchemaProbe probe = new SchemaProbe(database);
         Map<String, List<String>> expected = Map.ofEntries(
                 Map.entry("system_config", List.of("id", "created_at", "updated_at")),
                 Map.entry("stream_config", List.of("id", "system_id", "name", "partition_size", "retention_ttl_ns",
@@ -205,10 +190,8 @@ class StreamRegistrationTest {
     }
 
     @Test
-    void familyTablesHaveTheDocumentedColumns(TestDatabase database) throws SQLException {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
+    void familyTablesHaveTheDocumentedColumns() throws SQLException {
         long id = client.stream("reg.family.columns", Placed.class).register().id();
-        SchemaProbe probe = new SchemaProbe(database);
         Map<String, List<String>> expected = Map.of(
                 "message_log", List.of("id", "schema_version", "routing_key", "message_key", "compaction_rank",
                         "payload", "options", "created_at"),
@@ -244,11 +227,9 @@ class StreamRegistrationTest {
     }
 
     @Test
-    void partitionZeroCoversTheDeclaredPartitionSize(TestDatabase database) throws SQLException {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
+    void partitionZeroCoversTheDeclaredPartitionSize() throws SQLException {
         io.sqlstreams.Stream stream = client.stream("reg.partition.ten", Placed.class)
                 .register(StreamConfig.builder().partitionSize(10L).build());
-        SchemaProbe probe = new SchemaProbe(database);
         String log = "message_log_" + stream.id();
         assertThat(stream.partitionSize()).isEqualTo(10L);
         assertThat(probe.partitions(log)).containsExactly(log + "_0: FOR VALUES FROM ('0') TO ('10')");
@@ -256,8 +237,7 @@ class StreamRegistrationTest {
     }
 
     @Test
-    void aNullConfigMeansTheDefaults(TestDatabase database) {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
+    void aNullConfigMeansTheDefaults() {
         io.sqlstreams.Stream viaNull = client.stream("reg.null.config", Placed.class).register(null);
         assertThat(viaNull.partitionSize()).isEqualTo(StreamConfig.DEFAULT_PARTITION_SIZE);
         assertThat(viaNull.retentionTtl()).isEqualTo(Duration.ZERO);
@@ -278,9 +258,7 @@ class StreamRegistrationTest {
     // Worker metadata documents
 
     @Test
-    void workerMetadataIsSparse(TestDatabase database) throws SQLException {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
-        SchemaProbe probe = new SchemaProbe(database);
+    void workerMetadataIsSparse() throws SQLException {
 
         long pollOnly = client.stream("reg.sparse.poll", Placed.class).register(StreamConfig.builder()
                 .janitor(new JanitorConfig(Duration.ofSeconds(10), null, null, null)).build()).id();
@@ -307,10 +285,7 @@ class StreamRegistrationTest {
     // Redeclaration
 
     @Test
-    void anIdenticalRedeclarationWritesNothing(TestDatabase database) throws SQLException {
-        RecordingLogger logger = new RecordingLogger();
-        EngineClient client = EngineFixtures.client(database, logger);
-        SchemaProbe probe = new SchemaProbe(database);
+    void anIdenticalRedeclarationWritesNothing() throws SQLException {
         StreamConfig config = StreamConfig.builder().partitionSize(50L).retentionTtl(Duration.ofMinutes(90))
                 .allowDropPastCommitted(true).emptyCompactionHeadTtl(Duration.ofMinutes(5))
                 .deliveryLogMode(DeliveryLogMode.OFF)
@@ -320,9 +295,9 @@ class StreamRegistrationTest {
         io.sqlstreams.Stream first = handle.register(config);
         long id = first.id();
         List<List<String>> workersBefore = workerRows(probe, id);
-        long streamLogBefore = probe.rows("stream_config_log", "stream_id = ?", id);
+        long streamLogBefore = probe.rowCount("stream_config_log", "stream_id = ?", id);
         long workerLogBefore = workerLogCount(probe, id);
-        long migrationsBefore = probe.rows("migration_log");
+        long migrationsBefore = probe.rowCount("migration_log");
         List<String> tablesBefore = probe.tables();
 
         io.sqlstreams.Stream again = handle.register(config);
@@ -338,10 +313,10 @@ class StreamRegistrationTest {
         assertThat(spelledOut).isEqualTo(first);
         assertThat(fromOther).isEqualTo(first);
         assertThat(handle.get()).contains(first);
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", id)).isEqualTo(streamLogBefore).isEqualTo(1);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", id)).isEqualTo(streamLogBefore).isEqualTo(1);
         assertThat(workerLogCount(probe, id)).isEqualTo(workerLogBefore).isEqualTo(2);
         assertThat(workerRows(probe, id)).as("worker rows incl. updated_at").isEqualTo(workersBefore);
-        assertThat(probe.rows("migration_log")).isEqualTo(migrationsBefore);
+        assertThat(probe.rowCount("migration_log")).isEqualTo(migrationsBefore);
         assertThat(probe.tables()).isEqualTo(tablesBefore);
         assertThat(logger.withCode("SQL0061")).isEmpty();
         assertThat(logger.withCode("SQL0059")).isEmpty();
@@ -350,10 +325,7 @@ class StreamRegistrationTest {
     }
 
     @Test
-    void aDifferingDeclarationReplacesTheRowAndLogsSql0061(TestDatabase database) throws SQLException {
-        RecordingLogger logger = new RecordingLogger();
-        EngineClient client = EngineFixtures.client(database, logger);
-        SchemaProbe probe = new SchemaProbe(database);
+    void aDifferingDeclarationReplacesTheRowAndLogsSql0061() throws SQLException {
         StreamHandle<Placed> handle = client.stream("reg.differing", Placed.class);
         io.sqlstreams.Stream original = handle.register();
         long id = original.id();
@@ -396,16 +368,14 @@ class StreamRegistrationTest {
         io.sqlstreams.Stream reverted = handle.register();
         assertThat(reverted.retentionTtl()).isEqualTo(Duration.ZERO);
         assertThat(reverted.deliveryLogMode()).isEqualTo(DeliveryLogMode.FAILURES);
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", id)).isEqualTo(3);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", id)).isEqualTo(3);
         assertThat(logger.withCode("SQL0061")).hasSize(2);
         assertThat(logger.withCode("SQL0061").get(1)).contains("retention_ttl 1h0m0s -> 0s")
                 .contains("delivery_log_mode all -> failures");
     }
 
     @Test
-    void everyStoredFieldParticipatesInTheDifference(TestDatabase database) throws SQLException {
-        RecordingLogger logger = new RecordingLogger();
-        EngineClient client = EngineFixtures.client(database, logger);
+    void everyStoredFieldParticipatesInTheDifference() throws SQLException {
         StreamHandle<Placed> handle = client.stream("reg.every.field", Placed.class);
         long id = handle.register().id();
         io.sqlstreams.Stream replaced = handle.register(StreamConfig.builder().allowDropPastCommitted(true)
@@ -418,14 +388,11 @@ class StreamRegistrationTest {
                 .contains("idempotency_key_ttl 24h0m0s -> 2h0m0s")
                 .contains("empty_compaction_head_ttl 1h0m0s -> 10m0s")
                 .doesNotContain("retention_ttl").doesNotContain("delivery_log_mode");
-        assertThat(new SchemaProbe(database).rows("stream_config_log", "stream_id = ?", id)).isEqualTo(2);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", id)).isEqualTo(2);
     }
 
     @Test
-    void aChangedWorkerConfigLogsSql0059AndKeepsTheTarget(TestDatabase database) throws SQLException {
-        RecordingLogger logger = new RecordingLogger();
-        EngineClient client = EngineFixtures.client(database, logger);
-        SchemaProbe probe = new SchemaProbe(database);
+    void aChangedWorkerConfigLogsSql0059AndKeepsTheTarget() throws SQLException {
         StreamHandle<Placed> handle = client.stream("reg.janitor.change", Placed.class);
         long id = handle.register().id();
         // an operator unsuspends the vacuum and suspends the janitor
@@ -433,7 +400,7 @@ class StreamRegistrationTest {
                 + " WHERE stream_id = ? AND name = 'stream_vacuum'", id)).isEqualTo(1);
         assertThat(probe.update("UPDATE " + database.schema() + ".worker_config SET target_instances = 0"
                 + " WHERE stream_id = ? AND name = 'stream_janitor'", id)).isEqualTo(1);
-        long streamLogBefore = probe.rows("stream_config_log", "stream_id = ?", id);
+        long streamLogBefore = probe.rowCount("stream_config_log", "stream_id = ?", id);
 
         // unchanged declaration: the operator's targets survive and nothing is logged
         handle.register();
@@ -466,7 +433,7 @@ class StreamRegistrationTest {
         assertThat(lines).anySatisfy(line -> assertThat(line).contains("stream_vacuum")
                 .contains("\"poll_rate\":\"3m0s\""));
         assertThat(logger.withCode("SQL0061")).as("the stream row did not change").isEmpty();
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", id)).isEqualTo(streamLogBefore);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", id)).isEqualTo(streamLogBefore);
 
         // and a further identical redeclaration is quiet again
         handle.register(StreamConfig.builder().janitor(new JanitorConfig(Duration.ofSeconds(10), null, null, null))
@@ -476,10 +443,7 @@ class StreamRegistrationTest {
     }
 
     @Test
-    void thePartitionSizeCannotChange(TestDatabase database) throws SQLException {
-        RecordingLogger logger = new RecordingLogger();
-        EngineClient client = EngineFixtures.client(database, logger);
-        SchemaProbe probe = new SchemaProbe(database);
+    void thePartitionSizeCannotChange() throws SQLException {
         StreamHandle<Placed> handle = client.stream("reg.partition.fixed", Placed.class);
         io.sqlstreams.Stream original = handle.register(StreamConfig.builder().partitionSize(10L).build());
         List<List<String>> rowBefore = streamRow(probe, original.id());
@@ -496,7 +460,7 @@ class StreamRegistrationTest {
 
         assertThat(streamRow(probe, original.id())).as("row unchanged, retention not applied").isEqualTo(rowBefore);
         assertThat(handle.get()).contains(original);
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", original.id())).isEqualTo(1);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", original.id())).isEqualTo(1);
         assertThat(probe.partitions("message_log_" + original.id()))
                 .containsExactly("message_log_" + original.id() + "_0: FOR VALUES FROM ('0') TO ('10')");
         assertThat(logger.withCode("SQL0061")).isEmpty();
@@ -509,15 +473,13 @@ class StreamRegistrationTest {
     // Concurrency
 
     @Test
-    void concurrentFirstRegistrationOfANewStreamCreatesOneStream(TestDatabase database) throws Exception {
-        RecordingLogger logger = new RecordingLogger();
-        EngineClient one = EngineFixtures.client(database, logger);
+    void concurrentFirstRegistrationOfANewStreamCreatesOneStream() throws Exception {
+        EngineClient one = client;
         EngineClient two = EngineFixtures.client(database, logger);
         one.stream("reg.race.warmup", Placed.class).register();
 
         List<Long> ids = raceRegister(List.of(one, two), "reg.race", 8);
 
-        SchemaProbe probe = new SchemaProbe(database);
         assertThat(ids).hasSize(8).containsOnly(ids.get(0));
         assertRaceOutcome(probe, ids.get(0), "reg.race");
         assertThat(logger.withCode("SQL0061")).isEmpty();
@@ -525,21 +487,19 @@ class StreamRegistrationTest {
     }
 
     @Test
-    void concurrentFirstRegistrationOnAnEmptySchemaInstallsOnce(TestDatabase database) throws Exception {
+    void concurrentFirstRegistrationOnAnEmptySchemaInstallsOnce() throws Exception {
         String schema = database.extraSchema("race");
-        RecordingLogger logger = new RecordingLogger();
-        EngineClient one = clientOn(database, schema, logger);
-        EngineClient two = clientOn(database, schema, logger);
+        EngineClient one = clientOn(database.dataSource(), schema, true, logger);
+        EngineClient two = clientOn(database.dataSource(), schema, true, logger);
 
         List<Long> ids = raceRegister(List.of(one, two), "reg.race.install", 8);
 
         SchemaProbe probe = new SchemaProbe(database, schema);
         assertThat(ids).hasSize(8).containsOnly(ids.get(0));
-        assertThat(probe.rows("system_config")).isEqualTo(1);
-        assertThat(probe.rows("migration_log", "system_id IS NOT NULL")).isEqualTo(1);
-        assertThat(probe.rows("stream_config")).isEqualTo(1);
-        assertThat(probe.tables()).containsExactlyInAnyOrderElementsOf(concat(SchemaProbe.SHARED_TABLES,
-                SchemaProbe.familyTables(ids.get(0)), List.of("message_log_" + ids.get(0) + "_0")));
+        assertThat(probe.rowCount("system_config")).isEqualTo(1);
+        assertThat(probe.rowCount("migration_log", "system_id IS NOT NULL")).isEqualTo(1);
+        assertThat(probe.rowCount("stream_config")).isEqualTo(1);
+        assertThat(probe.tables()).containsExactlyInAnyOrderElementsOf(SchemaProbe.installedTables(ids.get(0)));
         assertRaceOutcome(probe, ids.get(0), "reg.race.install");
     }
 
@@ -572,15 +532,14 @@ class StreamRegistrationTest {
 
     private static void assertRaceOutcome(SchemaProbe probe, long id, String name) throws SQLException {
         String schema = probe.schema();
-        assertThat(probe.rows("stream_config", "name = ?", name)).isEqualTo(1);
-        assertThat(probe.string("SELECT id FROM " + schema + ".stream_config WHERE name = ?", name))
+        assertThat(probe.rowCount("stream_config", "name = ?", name)).isEqualTo(1);
+        assertThat(probe.text("SELECT id FROM " + schema + ".stream_config WHERE name = ?", name))
                 .isEqualTo(Long.toString(id));
-        assertThat(probe.familyTablesPresent(id)).containsExactlyInAnyOrderElementsOf(concat(SchemaProbe.familyTables(id),
-                        List.of("message_log_" + id + "_0")));
+        assertThat(probe.familyTablesPresent(id)).containsExactlyInAnyOrderElementsOf(SchemaProbe.registeredFamilyTables(id));
         assertThat(probe.partitions("message_log_" + id)).hasSize(1);
-        assertThat(probe.rows("migration_log", "stream_id = ?", id)).isEqualTo(1);
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", id)).isEqualTo(1);
-        assertThat(probe.rows("worker_config", "stream_id = ?", id)).isEqualTo(2);
+        assertThat(probe.rowCount("migration_log", "stream_id = ?", id)).isEqualTo(1);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", id)).isEqualTo(1);
+        assertThat(probe.rowCount("worker_config", "stream_id = ?", id)).isEqualTo(2);
         assertThat(workerLogCount(probe, id)).isEqualTo(2);
         // no family was created for an id that lost the race
         assertThat(probe.relations()).filteredOn(relation -> relation.matches("message_log_\\d+"))
@@ -592,11 +551,9 @@ class StreamRegistrationTest {
     // Rejected declarations
 
     @Test
-    void theReservedSystemPrefixIsRefused(TestDatabase database) throws SQLException {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
-        SchemaProbe probe = new SchemaProbe(database);
+    void theReservedSystemPrefixIsRefused() throws SQLException {
         client.stream("reg.reserved.warmup", Placed.class).register();
-        long streams = probe.rows("stream_config");
+        long streams = probe.rowCount("stream_config");
         for (String name : List.of("__system.x", "__system.alerts", "__system.")) {
             assertThatThrownBy(() -> client.stream(name, Placed.class).register())
                     .as(name)
@@ -605,8 +562,8 @@ class StreamRegistrationTest {
                         assertThat(e.getMessage()).startsWith("SQL0009 ").contains(name);
                     });
         }
-        assertThat(probe.rows("stream_config")).isEqualTo(streams);
-        assertThat(probe.rows("stream_config", "name LIKE '\\_\\_system.%'")).isZero();
+        assertThat(probe.rowCount("stream_config")).isEqualTo(streams);
+        assertThat(probe.rowCount("stream_config", "name LIKE '\\_\\_system.%'")).isZero();
     }
 
     static Stream<Arguments> invalidNames() {
@@ -617,12 +574,10 @@ class StreamRegistrationTest {
 
     @ParameterizedTest
     @MethodSource("invalidNames")
-    void invalidNamesAreRefusedBeforeAnyWrite(String name, TestDatabase database) throws SQLException {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
-        SchemaProbe probe = new SchemaProbe(database);
+    void invalidNamesAreRefusedBeforeAnyWrite(String name) throws SQLException {
         client.stream("reg.invalid.warmup", Placed.class).register();
-        long streams = probe.rows("stream_config");
-        long logs = probe.rows("stream_config_log");
+        long streams = probe.rowCount("stream_config");
+        long logs = probe.rowCount("stream_config_log");
         List<String> tables = probe.tables();
 
         InvalidNameException refused = catchThrowableOfType(() -> client.stream(name, Placed.class).register(),
@@ -632,15 +587,15 @@ class StreamRegistrationTest {
         assertThat(refused.code()).isEqualTo(Code.SQL0109);
         assertThat(refused.kind()).isEqualTo("stream");
         assertThat(refused.name()).isEqualTo(name);
-        assertThat(probe.rows("stream_config")).isEqualTo(streams);
-        assertThat(probe.rows("stream_config_log")).isEqualTo(logs);
+        assertThat(probe.rowCount("stream_config")).isEqualTo(streams);
+        assertThat(probe.rowCount("stream_config_log")).isEqualTo(logs);
         assertThat(probe.tables()).isEqualTo(tables);
     }
 
     @Test
-    void invalidFirstCallsCreateNothing(TestDatabase database) throws SQLException {
+    void invalidFirstCallsCreateNothing() throws SQLException {
         String schema = database.extraSchema("fresh");
-        EngineClient client = clientOn(database, schema, new RecordingLogger());
+        EngineClient client = clientOn(schema, true);
         SchemaProbe probe = new SchemaProbe(database, schema);
 
         invalidNames().map(arguments -> (String) arguments.get()[0]).forEach(name ->
@@ -662,8 +617,7 @@ class StreamRegistrationTest {
     }
 
     @Test
-    void boundaryNamesAreAccepted(TestDatabase database) {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
+    void boundaryNamesAreAccepted() {
         for (String name : List.of("a", "_x", "9lives", "a.b-c_d", "Mixed.Case", "y".repeat(200))) {
             io.sqlstreams.Stream stream = client.stream(name, Placed.class).register();
             assertThat(stream.name()).isEqualTo(name);
@@ -672,11 +626,9 @@ class StreamRegistrationTest {
     }
 
     @Test
-    void anInvalidConfigurationListsEveryViolationAndWritesNothing(TestDatabase database) throws SQLException {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
-        SchemaProbe probe = new SchemaProbe(database);
+    void anInvalidConfigurationListsEveryViolationAndWritesNothing() throws SQLException {
         client.stream("reg.badconfig.warmup", Placed.class).register();
-        long streams = probe.rows("stream_config");
+        long streams = probe.rowCount("stream_config");
         List<String> tables = probe.tables();
 
         InvalidConfigurationException invalid = catchThrowableOfType(
@@ -689,14 +641,12 @@ class StreamRegistrationTest {
         assertThat(invalid.getMessage()).startsWith("SQL0108 ").contains("partitionSize").contains("retentionTtl")
                 .contains("janitor.sweepBatchSize");
         assertThat(client.stream("reg.badconfig", Placed.class).get()).isEmpty();
-        assertThat(probe.rows("stream_config")).isEqualTo(streams);
+        assertThat(probe.rowCount("stream_config")).isEqualTo(streams);
         assertThat(probe.tables()).isEqualTo(tables);
     }
 
     @Test
-    void anInvalidRedeclarationLeavesTheStreamAlone(TestDatabase database) throws SQLException {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
-        SchemaProbe probe = new SchemaProbe(database);
+    void anInvalidRedeclarationLeavesTheStreamAlone() throws SQLException {
         StreamHandle<Placed> handle = client.stream("reg.badconfig.existing", Placed.class);
         io.sqlstreams.Stream original = handle.register();
         List<List<String>> workersBefore = workerRows(probe, original.id());
@@ -708,15 +658,13 @@ class StreamRegistrationTest {
 
         assertThat(handle.get()).contains(original);
         assertThat(workerRows(probe, original.id())).isEqualTo(workersBefore);
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", original.id())).isEqualTo(1);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", original.id())).isEqualTo(1);
     }
 
     @Test
-    void aRetentionBeyondTheNanosecondRangeIsRefused(TestDatabase database) throws SQLException {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
-        SchemaProbe probe = new SchemaProbe(database);
+    void aRetentionBeyondTheNanosecondRangeIsRefused() throws SQLException {
         client.stream("reg.overflow.warmup", Placed.class).register();
-        long streams = probe.rows("stream_config");
+        long streams = probe.rowCount("stream_config");
 
         InvalidConfigurationException tooLong = catchThrowableOfType(() -> client.stream("reg.overflow", Placed.class)
                 .register(StreamConfig.builder().retentionTtl(Duration.ofDays(200_000)).build()),
@@ -734,7 +682,7 @@ class StreamRegistrationTest {
                 .containsExactlyInAnyOrder("retentionTtl", "idempotencyKeyTtl", "emptyCompactionHeadTtl");
 
         assertThat(client.stream("reg.overflow", Placed.class).get()).isEmpty();
-        assertThat(probe.rows("stream_config")).isEqualTo(streams);
+        assertThat(probe.rowCount("stream_config")).isEqualTo(streams);
 
         // the longest storable duration is fine and round-trips exactly
         Duration longest = Duration.ofNanos(Long.MAX_VALUE);
@@ -751,11 +699,9 @@ class StreamRegistrationTest {
      * stream's own durations (SQL0108, nothing written).
      */
     @Test
-    void workerDurationsBeyondTheNanosecondRangeAreRefused(TestDatabase database) throws SQLException {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
-        SchemaProbe probe = new SchemaProbe(database);
+    void workerDurationsBeyondTheNanosecondRangeAreRefused() throws SQLException {
         client.stream("reg.worker.overflow.warmup", Placed.class).register();
-        long streams = probe.rows("stream_config");
+        long streams = probe.rowCount("stream_config");
 
         Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(() -> client
                 .stream("reg.worker.overflow", Placed.class).register(StreamConfig.builder()
@@ -770,7 +716,7 @@ class StreamRegistrationTest {
         assertThat(((InvalidConfigurationException) thrown).violations())
                 .extracting(InvalidConfigurationException.Violation::property)
                 .containsExactlyInAnyOrder("janitor.pollRate", "vacuum.vacuumTimeout");
-        assertThat(probe.rows("stream_config")).isEqualTo(streams);
+        assertThat(probe.rowCount("stream_config")).isEqualTo(streams);
     }
 
     /**
@@ -778,8 +724,7 @@ class StreamRegistrationTest {
      * together with the rule violations of the same declaration.
      */
     @Test
-    void overflowAndRuleViolationsAreReportedTogether(TestDatabase database) {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
+    void overflowAndRuleViolationsAreReportedTogether() {
         InvalidConfigurationException invalid = catchThrowableOfType(() -> client.stream("reg.overflow.mixed",
                         Placed.class).register(StreamConfig.builder().partitionSize(1L)
                         .retentionTtl(Duration.ofDays(200_000)).build()),
@@ -817,22 +762,13 @@ class StreamRegistrationTest {
     }
 
     private static String metadata(SchemaProbe probe, long streamId, String worker) throws SQLException {
-        return probe.string("SELECT metadata::text FROM " + probe.schema() + ".worker_config WHERE stream_id = ?"
+        return probe.text("SELECT metadata::text FROM " + probe.schema() + ".worker_config WHERE stream_id = ?"
                 + " AND name = ?", streamId, worker);
     }
 
     private static boolean metadataMatches(SchemaProbe probe, long streamId, String worker, String json)
             throws SQLException {
-        return Boolean.parseBoolean(probe.string("SELECT (metadata = ?::jsonb)::text FROM " + probe.schema()
+        return Boolean.parseBoolean(probe.text("SELECT (metadata = ?::jsonb)::text FROM " + probe.schema()
                 + ".worker_config WHERE stream_id = ? AND name = ?", json, streamId, worker));
-    }
-
-    @SafeVarargs
-    private static List<String> concat(List<String>... lists) {
-        List<String> all = new ArrayList<>();
-        for (List<String> list : lists) {
-            all.addAll(list);
-        }
-        return all;
     }
 }

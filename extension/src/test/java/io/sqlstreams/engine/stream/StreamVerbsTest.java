@@ -10,7 +10,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Code;
 import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.InvalidNameException;
@@ -22,29 +21,16 @@ import io.sqlstreams.Stream;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.EngineClient;
-import io.sqlstreams.engine.EngineEnvironment;
-import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.testing.PostgresTest;
-import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
 
 /**
  * The stream verbs besides register (digest §2.1, §2.3): get, client.streams, rename, destroy and consumers,
  * against a real PostgreSQL.
  */
 @PostgresTest
-class StreamVerbsTest {
+class StreamVerbsTest extends StreamTestBase {
     @SchemaVersion(1)
     public record Shipped(String orderId) {
-    }
-
-    private static EngineClient client(TestDatabase database) {
-        return EngineFixtures.client(database, new RecordingLogger());
-    }
-
-    private static EngineClient clientOn(TestDatabase database, String schema, boolean allowDestroy) {
-        return EngineClient.create(database.dataSource(), ClientConfig.builder().schema(schema)
-                .allowDestroy(allowDestroy).logger(new RecordingLogger()).build(), EngineEnvironment.standalone());
     }
 
     private static ProduceResult produceOne(StreamHandle<Shipped> stream, String orderId) {
@@ -64,9 +50,9 @@ class StreamVerbsTest {
     // Before anything was installed
 
     @Test
-    void readsOnAFreshSchemaAnswerEmptyAndCreateNothing(TestDatabase database) throws SQLException {
+    void readsOnAFreshSchemaAnswerEmptyAndCreateNothing() throws SQLException {
         String schema = database.extraSchema("fresh");
-        EngineClient client = clientOn(database, schema, true);
+        EngineClient client = clientOn(schema, true);
         SchemaProbe probe = new SchemaProbe(database, schema);
         StreamHandle<Shipped> stream = client.stream("verbs.fresh", Shipped.class);
 
@@ -95,8 +81,7 @@ class StreamVerbsTest {
     // get and streams
 
     @Test
-    void getIsEmptyForAnUnknownStreamAndPresentAfterRegister(TestDatabase database) {
-        EngineClient client = client(database);
+    void getIsEmptyForAnUnknownStreamAndPresentAfterRegister() {
         client.stream("verbs.get.other", Shipped.class).register();
         StreamHandle<Shipped> stream = client.stream("verbs.get", Shipped.class);
         assertThat(stream.get()).isEmpty();
@@ -104,7 +89,7 @@ class StreamVerbsTest {
         Stream registered = stream.register(StreamConfig.builder().partitionSize(64L).build());
         assertThat(stream.get()).contains(registered);
         assertThat(client.stream("verbs.get", Shipped.class).get()).as("another handle, same name").contains(registered);
-        assertThat(client(database).stream("verbs.get", Shipped.class).get()).as("another client").contains(registered);
+        assertThat(newClient().stream("verbs.get", Shipped.class).get()).as("another client").contains(registered);
         assertThat(client.stream("verbs.get.unknown", Shipped.class).get()).isEmpty();
         assertThat(client.stream("VERBS.GET", Shipped.class).get()).as("names are case-sensitive").isEmpty();
         // get is the comma-ok read: a name that cannot exist is simply absent
@@ -113,9 +98,9 @@ class StreamVerbsTest {
     }
 
     @Test
-    void streamsListsEveryStreamOrderedByName(TestDatabase database) throws SQLException {
+    void streamsListsEveryStreamOrderedByName() throws SQLException {
         String schema = database.extraSchema("list");
-        EngineClient client = clientOn(database, schema, true);
+        EngineClient client = clientOn(schema, true);
         List<Stream> registered = new ArrayList<>();
         for (String name : List.of("list.c", "list.a", "list.b.z", "list.b", "list.aa")) {
             registered.add(client.stream(name, Shipped.class).register());
@@ -128,16 +113,14 @@ class StreamVerbsTest {
             assertThat(client.stream(stream.name(), Shipped.class).get()).contains(stream);
         }
         // another client sees the same
-        assertThat(clientOn(database, schema, false).streams()).isEqualTo(streams);
+        assertThat(clientOn(schema, false).streams()).isEqualTo(streams);
     }
 
     // ------------------------------------------------------------------------------------------------------------
     // rename
 
     @Test
-    void renameKeepsTheIdAndTheData(TestDatabase database) throws SQLException {
-        EngineClient client = client(database);
-        SchemaProbe probe = new SchemaProbe(database);
+    void renameKeepsTheIdAndTheData() throws SQLException {
         StreamHandle<Shipped> old = client.stream("verbs.rename.old", Shipped.class);
         Stream original = old.register(StreamConfig.builder().partitionSize(10L).build());
         long id = original.id();
@@ -161,11 +144,11 @@ class StreamVerbsTest {
                     .doesNotContain("verbs.rename.old");
 
             // the data stayed where it was
-            assertThat(probe.rows("message_log_" + id)).isEqualTo(1);
-            assertThat(probe.string("SELECT payload->>'orderId' FROM " + database.schema() + ".message_log_" + id
+            assertThat(probe.rowCount("message_log_" + id)).isEqualTo(1);
+            assertThat(probe.text("SELECT payload->>'orderId' FROM " + database.schema() + ".message_log_" + id
                     + " WHERE id = 1")).isEqualTo("o-1");
             assertThat(probe.familyTablesPresent(id)).containsExactlyInAnyOrderElementsOf(
-                    concat(SchemaProbe.familyTables(id), List.of("message_log_" + id + "_0")));
+                    SchemaProbe.registeredFamilyTables(id));
             assertThat(probe.table("SELECT id, name, metadata::text, target_instances FROM " + database.schema()
                     + ".worker_config WHERE stream_id = ? ORDER BY name", id)).isEqualTo(workersBefore);
 
@@ -186,25 +169,21 @@ class StreamVerbsTest {
             // the old name is free again: registering it makes a different stream
             Stream reused = old.register();
             assertThat(reused.id()).isNotEqualTo(id);
-            assertThat(probe.rows("message_log_" + reused.id())).isZero();
+            assertThat(probe.rowCount("message_log_" + reused.id())).isZero();
         }
     }
 
     @Test
-    void renameToTheSameNameChangesNothing(TestDatabase database) throws SQLException {
-        EngineClient client = client(database);
-        SchemaProbe probe = new SchemaProbe(database);
+    void renameToTheSameNameChangesNothing() throws SQLException {
         StreamHandle<Shipped> stream = client.stream("verbs.rename.same", Shipped.class);
         Stream original = stream.register();
         assertThat(stream.rename("verbs.rename.same")).isEqualTo(original);
         assertThat(stream.get()).contains(original);
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", original.id())).isEqualTo(1);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", original.id())).isEqualTo(1);
     }
 
     @Test
-    void renameToATakenNameIsRefused(TestDatabase database) throws SQLException {
-        EngineClient client = client(database);
-        SchemaProbe probe = new SchemaProbe(database);
+    void renameToATakenNameIsRefused() throws SQLException {
         StreamHandle<Shipped> first = client.stream("verbs.rename.first", Shipped.class);
         StreamHandle<Shipped> second = client.stream("verbs.rename.second", Shipped.class);
         Stream one = first.register();
@@ -217,31 +196,27 @@ class StreamVerbsTest {
 
         assertThat(first.get()).contains(one);
         assertThat(second.get()).contains(two);
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", one.id())).isEqualTo(1);
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", two.id())).isEqualTo(1);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", one.id())).isEqualTo(1);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", two.id())).isEqualTo(1);
     }
 
     @Test
-    void renameOfAnUnknownStreamIsRefused(TestDatabase database) throws SQLException {
-        EngineClient client = client(database);
-        SchemaProbe probe = new SchemaProbe(database);
+    void renameOfAnUnknownStreamIsRefused() throws SQLException {
         client.stream("verbs.rename.installed", Shipped.class).register();
-        long streams = probe.rows("stream_config");
-        long logs = probe.rows("stream_config_log");
+        long streams = probe.rowCount("stream_config");
+        long logs = probe.rowCount("stream_config_log");
 
         SqlStreamsException missing = catchThrowableOfType(() -> client.stream("verbs.rename.ghost", Shipped.class)
                 .rename("verbs.rename.ghost2"), SqlStreamsException.class);
         assertThat(missing.code()).isEqualTo(Code.SQL0005);
         assertThat(missing.getMessage()).contains("verbs.rename.ghost");
         assertThat(client.stream("verbs.rename.ghost2", Shipped.class).get()).isEmpty();
-        assertThat(probe.rows("stream_config")).isEqualTo(streams);
-        assertThat(probe.rows("stream_config_log")).isEqualTo(logs);
+        assertThat(probe.rowCount("stream_config")).isEqualTo(streams);
+        assertThat(probe.rowCount("stream_config_log")).isEqualTo(logs);
     }
 
     @Test
-    void renameToAReservedOrInvalidNameIsRefused(TestDatabase database) throws SQLException {
-        EngineClient client = client(database);
-        SchemaProbe probe = new SchemaProbe(database);
+    void renameToAReservedOrInvalidNameIsRefused() throws SQLException {
         StreamHandle<Shipped> stream = client.stream("verbs.rename.guarded", Shipped.class);
         Stream original = stream.register();
 
@@ -255,7 +230,7 @@ class StreamVerbsTest {
                     });
         }
         assertThat(stream.get()).contains(original);
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", original.id())).isEqualTo(1);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", original.id())).isEqualTo(1);
         // an invalid current name is refused too, rather than looked up
         assertThatThrownBy(() -> client.stream("bad name", Shipped.class).rename("verbs.rename.ok"))
                 .isInstanceOfSatisfying(InvalidNameException.class, e -> assertThat(e.code()).isEqualTo(Code.SQL0109));
@@ -265,9 +240,8 @@ class StreamVerbsTest {
     // destroy
 
     @Test
-    void destroyNeedsAllowDestroy(TestDatabase database) throws SQLException {
-        EngineClient guarded = clientOn(database, database.schema(), false);
-        SchemaProbe probe = new SchemaProbe(database);
+    void destroyNeedsAllowDestroy() throws SQLException {
+        EngineClient guarded = clientOn(database.schema(), false);
         StreamHandle<Shipped> stream = guarded.stream("verbs.destroy.disabled", Shipped.class);
         Stream registered = stream.register();
         produceOne(stream, "o-1");
@@ -282,18 +256,16 @@ class StreamVerbsTest {
 
         assertThat(stream.get()).contains(registered);
         assertThat(probe.relations()).isEqualTo(before);
-        assertThat(probe.rows("message_log_" + registered.id())).isEqualTo(1);
+        assertThat(probe.rowCount("message_log_" + registered.id())).isEqualTo(1);
     }
 
     @Test
-    void destroyWithoutForceRefusesAStreamThatHoldsMessages(TestDatabase database) throws SQLException {
-        EngineClient client = client(database);
-        SchemaProbe probe = new SchemaProbe(database);
+    void destroyWithoutForceRefusesAStreamThatHoldsMessages() throws SQLException {
         StreamHandle<Shipped> stream = client.stream("verbs.destroy.notempty", Shipped.class);
         Stream registered = stream.register();
         produceOne(stream, "o-1");
         List<String> before = probe.relations();
-        long logs = probe.rows("stream_config_log", "stream_id = ?", registered.id());
+        long logs = probe.rowCount("stream_config_log", "stream_id = ?", registered.id());
 
         SqlStreamsException notEmpty = catchThrowableOfType(() -> stream.destroy(DestroyOptions.guarded()),
                 SqlStreamsException.class);
@@ -303,16 +275,14 @@ class StreamVerbsTest {
 
         assertThat(stream.get()).contains(registered);
         assertThat(probe.relations()).as("nothing dropped").isEqualTo(before);
-        assertThat(probe.rows("message_log_" + registered.id())).isEqualTo(1);
-        assertThat(probe.rows("worker_config", "stream_id = ?", registered.id())).isEqualTo(2);
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", registered.id())).isEqualTo(logs);
+        assertThat(probe.rowCount("message_log_" + registered.id())).isEqualTo(1);
+        assertThat(probe.rowCount("worker_config", "stream_id = ?", registered.id())).isEqualTo(2);
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", registered.id())).isEqualTo(logs);
         assertThat(produceOne(stream, "o-2").id()).as("still usable").isEqualTo(2);
     }
 
     @Test
-    void forcedDestroyDropsTheFamilyTheSequenceTheRowAndItsWorkers(TestDatabase database) throws SQLException {
-        EngineClient client = client(database);
-        SchemaProbe probe = new SchemaProbe(database);
+    void forcedDestroyDropsTheFamilyTheSequenceTheRowAndItsWorkers() throws SQLException {
         client.stream("verbs.destroy.bystander", Shipped.class).register();
         StreamHandle<Shipped> stream = client.stream("verbs.destroy.forced", Shipped.class);
         Stream registered = stream.register(StreamConfig.builder().partitionSize(2L).build());
@@ -325,23 +295,23 @@ class StreamVerbsTest {
         }
         // ids may skip a value where an insert had to create its partition first; they only grow
         assertThat(ids).isSorted().doesNotHaveDuplicates();
-        assertThat(probe.rows("message_log_" + id)).isEqualTo(5);
+        assertThat(probe.rowCount("message_log_" + id)).isEqualTo(5);
         assertThat(probe.partitions("message_log_" + id)).as("five ids of a size-2 log span at least 3 partitions")
                 .hasSizeGreaterThanOrEqualTo(3);
         assertThat(probe.familyRelations(id)).contains("message_log_" + id + "_id_seq");
         List<String> bystanders = probe.relations().stream()
                 .filter(relation -> !SchemaProbe.familyRelation(id).matcher(relation).matches()).toList();
-        assertThat(probe.rows("migration_log", "stream_id = ?", id)).isEqualTo(1);
+        assertThat(probe.rowCount("migration_log", "stream_id = ?", id)).isEqualTo(1);
 
         stream.destroy(DestroyOptions.forced());
 
         assertThat(probe.familyRelations(id)).as("every family relation is gone").isEmpty();
         assertThat(probe.sequenceCache("message_log_" + id + "_id_seq")).isEmpty();
         assertThat(probe.relations()).as("nothing else was dropped").containsExactlyInAnyOrderElementsOf(bystanders);
-        assertThat(probe.rows("stream_config", "id = ?", id)).isZero();
-        assertThat(probe.rows("worker_config", "stream_id = ?", id)).isZero();
-        assertThat(probe.rows("stream_config_log", "stream_id = ?", id)).isZero();
-        assertThat(probe.rows("migration_log", "stream_id = ?", id)).isZero();
+        assertThat(probe.rowCount("stream_config", "id = ?", id)).isZero();
+        assertThat(probe.rowCount("worker_config", "stream_id = ?", id)).isZero();
+        assertThat(probe.rowCount("stream_config_log", "stream_id = ?", id)).isZero();
+        assertThat(probe.rowCount("migration_log", "stream_id = ?", id)).isZero();
         assertThat(stream.get()).isEmpty();
         assertThat(client.streams()).extracting(Stream::name).doesNotContain("verbs.destroy.forced")
                 .contains("verbs.destroy.bystander");
@@ -351,14 +321,12 @@ class StreamVerbsTest {
         // the name can be registered again: a new id and an empty family
         Stream again = stream.register(StreamConfig.builder().partitionSize(2L).build());
         assertThat(again.id()).isNotEqualTo(id);
-        assertThat(probe.rows("message_log_" + again.id())).isZero();
+        assertThat(probe.rowCount("message_log_" + again.id())).isZero();
         assertThat(produceOne(stream, "fresh").id()).isEqualTo(1);
     }
 
     @Test
-    void destroyOfAnEmptyStreamNeedsNoForce(TestDatabase database) throws SQLException {
-        EngineClient client = client(database);
-        SchemaProbe probe = new SchemaProbe(database);
+    void destroyOfAnEmptyStreamNeedsNoForce() throws SQLException {
         StreamHandle<Shipped> stream = client.stream("verbs.destroy.empty", Shipped.class);
         long id = stream.register().id();
 
@@ -366,8 +334,8 @@ class StreamVerbsTest {
 
         assertThat(stream.get()).isEmpty();
         assertThat(probe.familyRelations(id)).isEmpty();
-        assertThat(probe.rows("stream_config", "id = ?", id)).isZero();
-        assertThat(probe.rows("worker_config", "stream_id = ?", id)).isZero();
+        assertThat(probe.rowCount("stream_config", "id = ?", id)).isZero();
+        assertThat(probe.rowCount("worker_config", "stream_id = ?", id)).isZero();
 
         // null options behave like guarded
         long other = client.stream("verbs.destroy.empty.null", Shipped.class).register().id();
@@ -376,9 +344,7 @@ class StreamVerbsTest {
     }
 
     @Test
-    void destroyOfAnUnknownStreamIsRefused(TestDatabase database) throws SQLException {
-        EngineClient client = client(database);
-        SchemaProbe probe = new SchemaProbe(database);
+    void destroyOfAnUnknownStreamIsRefused() throws SQLException {
         client.stream("verbs.destroy.installed", Shipped.class).register();
         List<String> before = probe.relations();
 
@@ -395,8 +361,7 @@ class StreamVerbsTest {
     // consumers
 
     @Test
-    void consumersOfAFreshStreamAreEmptyAndOfAnUnknownStreamRefused(TestDatabase database) {
-        EngineClient client = client(database);
+    void consumersOfAFreshStreamAreEmptyAndOfAnUnknownStreamRefused() {
         StreamHandle<Shipped> stream = client.stream("verbs.consumers", Shipped.class);
         stream.register();
         assertThat(stream.consumers()).isEmpty();
@@ -407,14 +372,5 @@ class StreamVerbsTest {
         assertThat(unknown.getMessage()).contains("verbs.consumers.ghost");
         assertThatThrownBy(() -> client.stream("bad name", Shipped.class).consumers())
                 .isInstanceOfSatisfying(InvalidNameException.class, e -> assertThat(e.code()).isEqualTo(Code.SQL0109));
-    }
-
-    @SafeVarargs
-    private static List<String> concat(List<String>... lists) {
-        List<String> all = new ArrayList<>();
-        for (List<String> list : lists) {
-            all.addAll(list);
-        }
-        return all;
     }
 }
