@@ -13,10 +13,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -38,7 +40,7 @@ import io.sqlstreams.engine.codec.IdempotencyKeys;
  * rows and logs SQL0041 with its counters.
  */
 final class ConsumeSession<T> implements ConsumerSession {
-    private static final Duration FENCE_RETRY = Duration.ofMillis(2);
+    private static final Duration FENCE_RETRY = Duration.ofMillis(10);
     private static final Duration CURSOR_ADVANCE_PERIOD = Duration.ofSeconds(1);
     private static final Duration DISPATCH_POLL = Duration.ofMillis(50);
 
@@ -60,6 +62,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final BlockingQueue<Queued> queue = new LinkedBlockingQueue<>();
     private final Semaphore room;
     private final Semaphore permits;
+    private final AtomicInteger overdraft = new AtomicInteger();
     private final Set<ClaimedRange> openRanges = ConcurrentHashMap.newKeySet();
     private final Queue<ClaimedRange> failedCommits = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean stopping = new AtomicBoolean();
@@ -169,12 +172,22 @@ final class ConsumeSession<T> implements ConsumerSession {
         return room.drainPermits();
     }
 
+    /**
+     * Queues a claimed range's deliveries. A reclaimed range keeps its original size, which may exceed this
+     * session's queue: the shortfall is owed and paid back as the dispatcher takes deliveries.
+     */
     private void enqueue(ClaimedRange range, int held) {
         int size = range.deliveries().size();
         if (size < held) {
             room.release(held - size);
         } else if (size > held) {
-            room.acquireUninterruptibly(size - held);
+            int needed = size - held;
+            int taken = room.drainPermits();
+            if (taken > needed) {
+                room.release(taken - needed);
+            } else {
+                overdraft.addAndGet(needed - taken);
+            }
         }
         openRanges.add(range);
         if (size == 0) {
@@ -196,7 +209,7 @@ final class ConsumeSession<T> implements ConsumerSession {
                 if (next == null) {
                     continue;
                 }
-                room.release();
+                returnRoom();
                 if (next.range().stale()) {
                     continue;
                 }
@@ -209,6 +222,12 @@ final class ConsumeSession<T> implements ConsumerSession {
                 return;
             }
             dispatch(next, grace, recordMargin);
+        }
+    }
+
+    private void returnRoom() {
+        if (overdraft.getAndUpdate(owed -> owed > 0 ? owed - 1 : 0) == 0) {
+            room.release();
         }
     }
 
@@ -230,9 +249,15 @@ final class ConsumeSession<T> implements ConsumerSession {
             return;
         }
         runner.run(delivery).whenComplete((outcome, impossible) -> {
-            permits.release();
-            if (range.record(delivery, outcome)) {
-                recorderThread.execute(() -> commit(range));
+            try {
+                if (range.record(delivery, outcome)) {
+                    recorderThread.execute(() -> commit(range));
+                }
+            } catch (RejectedExecutionException afterShutdown) {
+                engine.diagnostics().logger().log(System.Logger.Level.WARNING, "a handler of " + group.describe()
+                        + " finished after the session settled; " + range.describe() + " is reclaimed after its lease");
+            } finally {
+                permits.release();
             }
         });
     }

@@ -21,7 +21,7 @@ import io.sqlstreams.engine.Engine;
  * The exception path of one session: retries the group's due exception rows one at a time. Each pass first
  * runs the crash-loop backstop (in-flight rows whose lease expired with no attempts left are dead, SQL0031),
  * then claims due rows in id order with SKIP LOCKED under a per-row lease, runs each, and writes its outcome
- * matched on the row's lease token.
+ * matched on the row's lease token. Rows claimed but not run when the session stops are given back.
  */
 final class ExceptionConsumer<T> {
     private final Engine engine;
@@ -51,7 +51,8 @@ final class ExceptionConsumer<T> {
                 connection -> claim(connection, limit, budget, leaseDuration, config));
         for (Row row : rows) {
             if (stop.stopping()) {
-                break;
+                surrender(row);
+                continue;
             }
             Instant deadline = claimedAt.plus(leaseDuration);
             Duration needed = row.delivery().options().timeout().plus(grace).plus(recordMargin);
@@ -137,6 +138,18 @@ final class ExceptionConsumer<T> {
             engine.diagnostics().event(Code.SQL0030, "message " + row.delivery().messageId() + " of " + group.describe()
                     + " dead-lettered on the exception path after " + row.attempts() + " retried run(s)");
         }
+    }
+
+    private void surrender(Row row) {
+        engine.database().autoCommit("giving back an exception row of " + group.describe(), connection -> {
+            try (PreparedStatement surrender = connection.prepareStatement(
+                    engine.sql().forStream("surrender_exception", group.streamId()))) {
+                surrender.setLong(1, group.groupId());
+                surrender.setLong(2, row.delivery().messageId());
+                surrender.setString(3, row.token());
+                return surrender.executeUpdate();
+            }
+        });
     }
 
     private void tally(long written, String status) {

@@ -89,6 +89,7 @@ final class FreshClaimer {
                                Duration leaseDuration, Instant claimStarted) throws SQLException {
         long claimed;
         long provable;
+        boolean pendingPassed;
         try (PreparedStatement lock = tx.prepareStatement(engine.sql().forStream("lock_cursor", group.streamId()))) {
             lock.setString(1, observed.xid());
             lock.setString(2, observed.xid());
@@ -102,7 +103,8 @@ final class FreshClaimer {
                 if (row.getBoolean(5)) {
                     provable = Math.max(provable, observed.head());
                 }
-                if (row.getBoolean(6)) {
+                pendingPassed = row.getBoolean(6);
+                if (pendingPassed) {
                     provable = Math.max(provable, row.getLong(3));
                 }
             }
@@ -111,13 +113,13 @@ final class FreshClaimer {
         try (PreparedStatement advance = tx.prepareStatement(engine.sql().forStream("advance_claimed", group.streamId()))) {
             advance.setLong(1, newClaimed);
             advance.setLong(2, provable);
-            advance.setLong(3, observed.head());
-            for (int i = 4; i <= 6; i++) {
-                if (observed.xid() == null) {
-                    advance.setNull(i, Types.VARCHAR);
-                } else {
-                    advance.setString(i, observed.xid());
-                }
+            advance.setBoolean(3, pendingPassed);
+            advance.setLong(4, observed.head());
+            advance.setBoolean(5, pendingPassed);
+            if (observed.xid() == null) {
+                advance.setNull(6, Types.VARCHAR);
+            } else {
+                advance.setString(6, observed.xid());
             }
             advance.setLong(7, group.groupId());
             advance.executeUpdate();

@@ -25,11 +25,12 @@ WHERE consumer_group_id = ?
 FOR UPDATE
 
 -- name: advance_claimed
+-- The stored observation is kept until its fence has passed and only then replaced by the newer one: raising
+-- it on every poll would let overlapping producer transactions keep it from ever passing.
 UPDATE {schema}.consumer_group_cursor_{id}
-SET claimed = ?, settled_head = greatest(settled_head, ?), pending_head = greatest(pending_head, ?),
-    pending_xid = CASE WHEN ?::xid8 IS NULL THEN pending_xid
-                       WHEN pending_xid IS NULL OR pending_xid < ?::xid8 THEN ?::xid8
-                       ELSE pending_xid END
+SET claimed = ?, settled_head = greatest(settled_head, ?),
+    pending_head = CASE WHEN pending_xid IS NULL OR ? THEN greatest(pending_head, ?) ELSE pending_head END,
+    pending_xid = CASE WHEN pending_xid IS NULL OR ? THEN coalesce(?::xid8, pending_xid) ELSE pending_xid END
 WHERE consumer_group_id = ?
 
 -- name: insert_range_lease

@@ -88,3 +88,10 @@ audit AS (
     SELECT ?, message_id, attempts, ?, ? FROM updated WHERE ?
 )
 SELECT count(*) FROM updated
+
+-- name: surrender_exception
+-- A row claimed but never run (the session is stopping) goes back as it was, its claim's attempt given back.
+UPDATE {schema}.exception_queue_{id}
+SET status = 'ready', attempts = attempts - 1, can_run_after = now(), lease_token = NULL, lease_expires_at = NULL,
+    updated_at = now()
+WHERE consumer_group_id = ? AND message_id = ? AND lease_token = ?::uuid
