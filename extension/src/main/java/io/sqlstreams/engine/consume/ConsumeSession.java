@@ -381,9 +381,10 @@ final class ConsumeSession<T> implements ConsumerSession {
             return;
         }
         wake.countDown();
+        Instant deadline = engine.environment().clock().instant().plus(timeout);
         try {
-            joinLoops(timeout);
-            drainInFlight(timeout);
+            joinLoops(deadline);
+            drainInFlight(deadline, timeout);
             settle();
             upkeep.shutdownNow();
             advanceCursor();
@@ -399,8 +400,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         }
     }
 
-    private void joinLoops(Duration timeout) {
-        Instant until = engine.environment().clock().instant().plus(timeout);
+    private void joinLoops(Instant until) {
         for (Thread loop : loops) {
             if (loop == Thread.currentThread()) {
                 continue;
@@ -415,10 +415,11 @@ final class ConsumeSession<T> implements ConsumerSession {
         }
     }
 
-    private void drainInFlight(Duration timeout) {
+    private void drainInFlight(Instant deadline, Duration timeout) {
         int all = options.resolvedMessageConcurrency();
+        Duration left = Duration.between(engine.environment().clock().instant(), deadline);
         try {
-            if (permits.tryAcquire(all, timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+            if (permits.tryAcquire(all, Math.max(0, left.toNanos()), TimeUnit.NANOSECONDS)) {
                 permits.release(all);
             } else {
                 engine.diagnostics().logger().log(System.Logger.Level.WARNING, (all - permits.availablePermits())

@@ -9,7 +9,6 @@ import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
-import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Engine;
 
 /** A registered group ready to run sessions in this process, one at a time. */
@@ -79,7 +78,7 @@ public final class EngineConsumerInstance<T> implements ConsumerInstance<T> {
         }
         try {
             session.begin();
-        } catch (SqlStreamsException | Error failure) {
+        } catch (RuntimeException | Error failure) {
             running.compareAndSet(session, null);
             session.close();
             throw failure;

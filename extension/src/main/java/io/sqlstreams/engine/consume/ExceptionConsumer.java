@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerConfig;
@@ -24,6 +26,9 @@ import io.sqlstreams.engine.Engine;
  * matched on the row's lease token. Rows claimed but not run when the session stops are given back.
  */
 final class ExceptionConsumer<T> {
+    /** Beyond timeout + grace the runner has always completed the outcome, unless the session stopped its timers. */
+    private static final Duration OUTCOME_SLACK = Duration.ofSeconds(1);
+
     private final Engine engine;
     private final RegisteredGroup group;
     private final int schemaVersion;
@@ -60,17 +65,21 @@ final class ExceptionConsumer<T> {
                     && !renew(row, leaseDuration)) {
                 continue;
             }
-            runAndRecord(row);
+            runAndRecord(row, grace);
         }
         return rows.size();
     }
 
-    private void runAndRecord(Row row) throws InterruptedException {
+    private void runAndRecord(Row row, Duration grace) throws InterruptedException {
         DeliveryOutcome outcome;
+        Duration bound = row.delivery().options().timeout().plus(grace).plus(OUTCOME_SLACK);
         try {
-            outcome = runner.run(row.delivery()).get();
+            outcome = runner.run(row.delivery()).get(bound.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException impossible) {
             outcome = OutcomeClassifier.classify(impossible.getCause());
+        } catch (TimeoutException stopped) {
+            outcome = new DeliveryOutcome.Retry("hard timeout: no outcome within " + bound
+                    + " (the session stopped its timers)");
         }
         RetryPolicy retry = row.delivery().options().retry();
         int failures = row.attempts() - row.delays();

@@ -181,7 +181,9 @@ final class FreshClaimer {
                 quarantine.setInt(3, schemaVersion);
                 quarantine.setLong(4, group.groupId());
                 quarantine.setLong(5, group.groupId());
-                quarantine.setBoolean(6, group.deliveryLogMode() != DeliveryLogMode.OFF);
+                quarantine.setLong(6, group.groupId());
+                quarantine.setLong(7, group.groupId());
+                quarantine.setBoolean(8, group.deliveryLogMode() != DeliveryLogMode.OFF);
                 try (ResultSet row = quarantine.executeQuery()) {
                     row.next();
                     return row.getLong(2);

@@ -4,7 +4,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerConfig;
-import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Engine;
 
 /**
@@ -34,7 +33,7 @@ final class GroupConfigCache {
             if (stored != null) {
                 current.set(GroupDocument.read(GroupDocument.parse(stored)));
             }
-        } catch (SqlStreamsException failure) {
+        } catch (RuntimeException failure) {
             engine.diagnostics().event(Code.SQL0060, "could not refresh the declaration of " + group.describe()
                     + "; the last copy stays in use: " + failure.getMessage());
         }

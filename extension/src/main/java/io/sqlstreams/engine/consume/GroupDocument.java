@@ -54,19 +54,51 @@ final class GroupDocument {
         }
     }
 
-    /** The declaration a stored document describes; unknown keys are ignored. */
+    /**
+     * The declaration a stored document describes. Unknown keys are ignored (a newer library version may have
+     * written them); a known key with a wrong type or value fails with SQL0108 naming it.
+     */
     static ConsumerConfig read(JsonObject document) {
+        String override = string(document, "concurrency_override");
+        String backoff = string(document, "exception_initial_backoff");
         return ConsumerConfig.builder()
                 .message(options(document, "message"))
                 .messageMin(options(document, "message_min"))
                 .messageMax(options(document, "message_max"))
-                .concurrencyOverride(document.get("concurrency_override") instanceof JsonString policy
-                        ? Concurrency.fromWireName(policy.getString()) : null)
-                .exceptionInitialBackoff(document.get("exception_initial_backoff") instanceof JsonString backoff
-                        ? DurationText.parse("exception_initial_backoff", backoff.getString()) : null)
-                .maxRangeReclaims(document.get("max_range_reclaims") instanceof JsonNumber reclaims
-                        ? reclaims.intValueExact() : null)
+                .concurrencyOverride(override == null ? null : Concurrency.fromWireName(override))
+                .exceptionInitialBackoff(backoff == null ? null : DurationText.parse("exception_initial_backoff", backoff))
+                .maxRangeReclaims(integer(document, "max_range_reclaims"))
                 .build();
+    }
+
+    private static String string(JsonObject document, String key) {
+        JsonValue value = document.get(key);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (value instanceof JsonString text) {
+            return text.getString();
+        }
+        throw wrongType(key, value, "must be a JSON string");
+    }
+
+    private static Integer integer(JsonObject document, String key) {
+        JsonValue value = document.get(key);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (value instanceof JsonNumber number && number.isIntegral()) {
+            try {
+                return number.intValueExact();
+            } catch (ArithmeticException tooLarge) {
+                throw wrongType(key, value, "must fit a 32-bit integer");
+            }
+        }
+        throw wrongType(key, value, "must be an integer");
+    }
+
+    private static InvalidConfigurationException wrongType(String key, JsonValue value, String rule) {
+        return new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation(key, value, rule)));
     }
 
     private static void addOptions(JsonObjectBuilder document, String key, MessageOptions options) {
@@ -78,6 +110,12 @@ final class GroupDocument {
 
     private static MessageOptions options(JsonObject document, String key) {
         JsonValue value = document.get(key);
-        return value instanceof JsonObject object ? OptionsDocument.fromObject(object) : null;
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (value instanceof JsonObject object) {
+            return OptionsDocument.fromObject(object);
+        }
+        throw wrongType(key, value, "must be a JSON object");
     }
 }

@@ -35,6 +35,8 @@ final class RangeReader {
             read.setLong(1, low);
             read.setLong(2, high);
             read.setInt(3, schemaVersion);
+            read.setLong(4, group.groupId());
+            read.setLong(5, group.groupId());
             try (ResultSet row = read.executeQuery()) {
                 while (row.next()) {
                     long id = row.getLong(1);

@@ -39,11 +39,16 @@ VALUES (?, ?, ?, now() + ? * interval '1 microsecond')
 RETURNING token::text
 
 -- name: read_range
+-- The deliverable rows of a range: this group's payload version, current compaction heads only, and, for a
+-- group with bindings, a routing key matching one of its patterns (a row without one matches none).
 SELECT m.id, m.routing_key, m.message_key, m.compaction_rank, m.payload::text, m.options::text, m.created_at
 FROM {schema}.message_log_{id} m
 WHERE m.id > ? AND m.id <= ? AND m.schema_version = ?
   AND (m.compaction_rank IS NULL
        OR m.id = (SELECT h.message_id FROM {schema}.compaction_head_{id} h WHERE h.compaction_key = m.message_key))
+  AND (NOT EXISTS (SELECT 1 FROM {schema}.binding_config_{id} b WHERE b.consumer_group_id = ?)
+       OR EXISTS (SELECT 1 FROM {schema}.binding_config_{id} b
+                  WHERE b.consumer_group_id = ? AND m.routing_key ~ b.pattern_regex))
 ORDER BY m.id
 
 -- name: reclaim_expired_range
@@ -67,6 +72,9 @@ messages AS (
     WHERE m.id > r.low AND m.id <= r.high AND m.schema_version = ?
       AND (m.compaction_rank IS NULL
            OR m.id = (SELECT h.message_id FROM {schema}.compaction_head_{id} h WHERE h.compaction_key = m.message_key))
+      AND (NOT EXISTS (SELECT 1 FROM {schema}.binding_config_{id} b WHERE b.consumer_group_id = ?)
+           OR EXISTS (SELECT 1 FROM {schema}.binding_config_{id} b
+                      WHERE b.consumer_group_id = ? AND m.routing_key ~ b.pattern_regex))
 ),
 exceptions AS (
     INSERT INTO {schema}.exception_queue_{id} (consumer_group_id, message_id, status, message_key, concurrency,
