@@ -24,8 +24,11 @@ import java.util.List;
  *                                (each message's own policy, else parallel).
  * @param start                   where a brand-new group's cursor is placed; read once, at creation.
  *                                Default {@link Start#BEGINNING}.
- * @param bindings                the group's whole routing pattern set; {@code null} is the whole stream,
- *                                and a group with any binding stops receiving messages without a routing key.
+ * @param bindings                the group's whole routing pattern set; {@code null} or empty is the whole
+ *                                stream, and a group with any binding stops receiving messages without a
+ *                                routing key. In a pattern {@code *} matches any run of characters, dots
+ *                                included, and the pattern matches the whole routing key. A change lands only
+ *                                while no instance of the group is live (until then it waits).
  * @param exceptionInitialBackoff the first retry delay written on a fresh exception row. Default 5 s.
  * @param maxRangeReclaims        reclaims of one range after which it is quarantined. Default 3.
  */

@@ -45,6 +45,9 @@ public interface ConsumerHandle<T> {
      */
     void destroy(DestroyOptions options);
 
+    /** The group's routing bindings. No I/O. */
+    BindingHandle binding();
+
     /** Both layers of the group's configuration side by side, with its cursor and delivery state. */
     ConsumerInspection inspect();
 }

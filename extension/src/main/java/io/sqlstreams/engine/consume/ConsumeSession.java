@@ -30,6 +30,8 @@ import io.sqlstreams.MessageHandler;
 import io.sqlstreams.SessionCounters;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.binding.BindingDeclaration;
+import io.sqlstreams.engine.binding.BindingPatterns;
 import io.sqlstreams.engine.codec.IdempotencyKeys;
 
 /**
@@ -47,6 +49,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final Engine engine;
     private final RegisteredGroup group;
     private final ConsumeOptions options;
+    private final ConsumerConfig declared;
     private final String id = IdempotencyKeys.mintV7().toString();
     private final SessionCounterSet counters = new SessionCounterSet();
     private final GroupConfigCache config;
@@ -80,6 +83,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         this.engine = engine;
         this.group = group;
         this.options = options;
+        this.declared = declared;
         this.onStopped = onStopped;
         this.config = new GroupConfigCache(engine, group, declared);
         this.timer = Executors.newSingleThreadScheduledExecutor(engine.environment().threadFactory());
@@ -129,9 +133,44 @@ final class ConsumeSession<T> implements ConsumerSession {
         });
     }
 
+    /**
+     * Declares the group's binding set again and waits, retrying every BindingRetryInterval, until it is in
+     * place: a changed set waits while another instance of the group is live (a rolling deploy converges once
+     * the old instances stop). Returns false when the session stopped while waiting.
+     */
+    private boolean settleBindings() {
+        List<String> patterns = BindingPatterns.normalize(declared.bindings() == null ? List.of() : declared.bindings());
+        Instant declaredAt = engine.environment().clock().instant();
+        BindingDeclaration declaration = new BindingDeclaration(engine.sql(), engine.diagnostics());
+        while (!stopping.get()) {
+            BindingDeclaration.Result result;
+            try {
+                result = engine.database().inTransaction("declaring the bindings of " + group.describe(),
+                        tx -> declaration.declare(tx, group.streamId(), group.groupId(), group.describe(), patterns,
+                                engine.declarer(), declaredAt, instances.ids()));
+            } catch (SqlStreamsException failure) {
+                if (isFatal(failure)) {
+                    throw failure;
+                }
+                result = BindingDeclaration.Result.WAITING;
+            }
+            if (result != BindingDeclaration.Result.WAITING) {
+                return true;
+            }
+            engine.diagnostics().logger().log(System.Logger.Level.WARNING, "binding set " + patterns + " of "
+                    + group.describe() + " waits for the group's live instances to stop; retrying in "
+                    + options.resolvedBindingRetryInterval().toMillis() + " ms");
+            pause(options.resolvedBindingRetryInterval());
+        }
+        return false;
+    }
+
     private void claimLoop() {
         int batch = options.resolvedBatchLimit();
         Duration pollRate = options.resolvedClaimPollRate();
+        if (!settleBindings()) {
+            return;
+        }
         while (!stopping.get()) {
             int want = takeRoom(batch, pollRate);
             if (want == 0) {

@@ -4,11 +4,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.sqlstreams.Binding;
+import io.sqlstreams.BindingHandle;
 import io.sqlstreams.Code;
 import io.sqlstreams.Consumer;
 import io.sqlstreams.ConsumerConfig;
@@ -106,6 +109,31 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
     }
 
     @Override
+    public BindingHandle binding() {
+        return () -> {
+            checkNames();
+            requireInstalled();
+            return engine.database().autoCommit("reading the bindings of " + describe(), connection -> {
+                Stream owner = streams.require(connection, stream);
+                Consumer consumer = require(connection);
+                try (PreparedStatement query = connection.prepareStatement(
+                        engine.sql().forStream("effective_binding", owner.id()))) {
+                    query.setLong(1, consumer.id());
+                    try (ResultSet row = query.executeQuery()) {
+                        if (!row.next()) {
+                            return Optional.<Binding>empty();
+                        }
+                        List<String> patterns = Arrays.asList((String[]) row.getArray(2).getArray());
+                        return patterns.isEmpty() ? Optional.<Binding>empty()
+                                : Optional.of(new Binding(stream, name, row.getString(1), patterns, row.getString(3),
+                                row.getTimestamp(4).toInstant(), row.getTimestamp(5).toInstant()));
+                    }
+                }
+            });
+        };
+    }
+
+    @Override
     public ConsumerInspection inspect() {
         checkNames();
         requireInstalled();
@@ -142,8 +170,9 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
     }
 
     private void refuseWhileLive(Connection connection, long groupId) throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement(engine.sql().get("group_live_instances"))) {
+        try (PreparedStatement query = connection.prepareStatement(engine.sql().get("group_live_instances_except"))) {
             query.setLong(1, groupId);
+            query.setArray(2, connection.createArrayOf("int8", new Long[0]));
             try (ResultSet row = query.executeQuery()) {
                 row.next();
                 if (row.getLong(1) > 0) {

@@ -4,12 +4,15 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.Start;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.binding.BindingDeclaration;
+import io.sqlstreams.engine.binding.BindingPatterns;
 import io.sqlstreams.engine.stream.StreamRows;
 import io.sqlstreams.engine.worker.WorkerDeclaration;
 import jakarta.json.JsonObject;
@@ -17,17 +20,20 @@ import jakarta.json.JsonObject;
 /**
  * A consumer group's {@code register}: on first registration the group row and its cursor (placed by
  * {@link ConsumerConfig#start()}, read this once only); every time, the declaration written to the group's
- * {@code message_consumer} and {@code exception_consumer} worker rows, newest wins.
+ * {@code message_consumer} and {@code exception_consumer} worker rows, newest wins. Declared bindings are
+ * offered once here; a session declares them again and waits until they are in place.
  */
 final class GroupDeclaration {
     private final Engine engine;
     private final StreamRows streams;
     private final WorkerDeclaration workers;
+    private final BindingDeclaration bindings;
 
     GroupDeclaration(Engine engine) {
         this.engine = engine;
         this.streams = new StreamRows(engine.sql());
         this.workers = new WorkerDeclaration(engine.sql(), engine.diagnostics(), engine.declarer());
+        this.bindings = new BindingDeclaration(engine.sql(), engine.diagnostics());
     }
 
     /** The registered group: its id and its stream's. */
@@ -49,6 +55,10 @@ final class GroupDeclaration {
                     GroupRows.MESSAGE_CONSUMER, document, -1);
             workers.declare(connection, WorkerDeclaration.Owner.CONSUMER_GROUP, groupId, subject,
                     GroupRows.EXCEPTION_CONSUMER, document, -1);
+            if (config.bindings() != null) {
+                bindings.declare(connection, stream.id(), groupId, subject, BindingPatterns.normalize(config.bindings()),
+                        engine.declarer(), engine.environment().clock().instant(), List.of());
+            }
             return new RegisteredGroup(stream.id(), stream.name(), groupId, groupName, stream.deliveryLogMode());
         });
     }

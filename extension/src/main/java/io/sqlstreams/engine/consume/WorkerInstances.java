@@ -78,6 +78,11 @@ final class WorkerInstances {
         }
     }
 
+    /** The ids of the rows this session holds. */
+    synchronized List<Long> ids() {
+        return held.stream().map(Held::id).toList();
+    }
+
     /** Deletes the rows this session holds; failures are left to expiry. */
     synchronized void release() {
         for (Held instance : held) {

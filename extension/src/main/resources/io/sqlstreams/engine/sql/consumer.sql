@@ -37,10 +37,6 @@ FROM {schema}.worker_config w
 WHERE w.consumer_group_id = ?
 ORDER BY w.name
 
--- name: group_live_instances
-SELECT count(*) FROM {schema}.worker_instance i JOIN {schema}.worker_config w ON w.id = i.worker_id
-WHERE w.consumer_group_id = ? AND i.expires_at > now()
-
 -- name: group_has_deliveries
 SELECT EXISTS (SELECT 1 FROM {schema}.exception_queue_{id} WHERE consumer_group_id = ?)
 
@@ -59,3 +55,32 @@ WHERE c.consumer_group_id = ?
 
 -- name: exception_counts
 SELECT status, count(*) FROM {schema}.exception_queue_{id} WHERE consumer_group_id = ? GROUP BY status
+
+-- name: lock_group_by_id
+SELECT id FROM {schema}.consumer_group_config WHERE id = ? FOR UPDATE
+
+-- name: installed_binding_set
+SELECT patterns FROM {schema}.binding_config_log_{id}
+WHERE consumer_group_id = ? AND status = 'installed'
+ORDER BY id DESC
+LIMIT 1
+
+-- name: group_live_instances_except
+SELECT count(*) FROM {schema}.worker_instance i JOIN {schema}.worker_config w ON w.id = i.worker_id
+WHERE w.consumer_group_id = ? AND i.expires_at > now() AND i.id <> ALL (?::bigint[])
+
+-- name: log_binding_attempt
+INSERT INTO {schema}.binding_config_log_{id} (consumer_group_id, status, patterns, declared_by, declared_at)
+VALUES (?, ?, ?::text[], ?, ?)
+
+-- name: replace_bindings
+WITH cleared AS (DELETE FROM {schema}.binding_config_{id} WHERE consumer_group_id = ?)
+INSERT INTO {schema}.binding_config_{id} (consumer_group_id, pattern, pattern_regex)
+SELECT ?, pattern, regex FROM unnest(?::text[], ?::text[]) AS declared (pattern, regex)
+
+-- name: effective_binding
+SELECT l.status, l.patterns, l.declared_by, l.declared_at, l.attempted_at
+FROM {schema}.binding_config_log_{id} l
+WHERE l.consumer_group_id = ? AND l.status = 'installed'
+ORDER BY l.id DESC
+LIMIT 1

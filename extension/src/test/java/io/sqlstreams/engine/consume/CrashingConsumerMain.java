@@ -32,9 +32,10 @@ public final class CrashingConsumerMain {
     private CrashingConsumerMain() {
     }
 
-    /** The group's declaration, shared with the test JVM: handler timeout 1 s, quick retries. */
+    /** The group's declaration, shared with the test JVM: handler timeout 3 s (room for a busy machine to kill the
+     * child before its own lease runs out), quick retries. */
     static ConsumerConfig declaration() {
-        return ConsumeFixtures.quickRetries(3, Duration.ofSeconds(1));
+        return ConsumeFixtures.quickRetries(3, Duration.ofSeconds(3));
     }
 
     /**
