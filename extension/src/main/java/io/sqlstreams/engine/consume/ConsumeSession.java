@@ -2,11 +2,15 @@ package io.sqlstreams.engine.consume;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -23,6 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerSession;
@@ -56,7 +61,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final FreshClaimer claimer;
     private final RangeRecorder recorder;
     private final ExceptionConsumer<T> exceptions;
-    private final HandlerRunner<T> runner;
+    private final KeyedRunner<T> keyed;
     private final WorkerInstances instances;
     private final CursorAdvancer advancer;
     private final ScheduledExecutorService timer;
@@ -92,9 +97,12 @@ final class ConsumeSession<T> implements ConsumerSession {
         RangeReader reader = new RangeReader(engine, group, schemaVersion);
         this.claimer = new FreshClaimer(engine, group, schemaVersion, reader, counters);
         this.recorder = new RangeRecorder(engine, group, counters);
-        this.runner = new HandlerRunner<>(engine, group, payloadType, handler, handlerExecutor, timer,
+        HandlerRunner<T> runner = new HandlerRunner<>(engine, group, payloadType, handler, handlerExecutor, timer,
                 options.resolvedTimeoutGrace(), counters);
-        this.exceptions = new ExceptionConsumer<>(engine, group, schemaVersion, reader, runner, counters);
+        this.keyed = new KeyedRunner<>(runner, new KeyLeases(engine, group), options.resolvedTimeoutGrace(),
+                options.resolvedRecordMargin());
+        this.exceptions = new ExceptionConsumer<>(engine, group, schemaVersion, reader, keyed, counters,
+                this::advanceCursor);
         this.instances = new WorkerInstances(engine, group);
         this.advancer = new CursorAdvancer(engine, group);
         this.room = new Semaphore(options.resolvedQueueSize());
@@ -233,9 +241,34 @@ final class ConsumeSession<T> implements ConsumerSession {
             recorderThread.execute(() -> commit(range));
             return;
         }
-        for (Delivery delivery : range.deliveries()) {
-            queue.add(new Queued(range, delivery));
+        for (List<Delivery> chain : chains(range.deliveries())) {
+            queue.add(new Queued(range, chain));
         }
+    }
+
+    /**
+     * The dispatch units of a range, in id order: every ordered message of one key forms one chain that runs
+     * message after message under a single permit; any other message is a unit of its own.
+     */
+    private static List<List<Delivery>> chains(List<Delivery> deliveries) {
+        List<List<Delivery>> units = new ArrayList<>();
+        Map<String, List<Delivery>> ordered = new HashMap<>();
+        for (Delivery delivery : deliveries) {
+            if (KeyLeases.needed(delivery) && delivery.options().concurrency() == Concurrency.ORDERED) {
+                List<Delivery> chain = ordered.get(delivery.messageKey());
+                if (chain != null) {
+                    chain.add(delivery);
+                    continue;
+                }
+                chain = new ArrayList<>();
+                chain.add(delivery);
+                ordered.put(delivery.messageKey(), chain);
+                units.add(chain);
+            } else {
+                units.add(List.of(delivery));
+            }
+        }
+        return units;
     }
 
     private void dispatchLoop() {
@@ -248,7 +281,7 @@ final class ConsumeSession<T> implements ConsumerSession {
                 if (next == null) {
                     continue;
                 }
-                returnRoom();
+                next.chain().forEach(delivery -> returnRoom());
                 if (next.range().stale()) {
                     continue;
                 }
@@ -271,34 +304,58 @@ final class ConsumeSession<T> implements ConsumerSession {
     }
 
     private void dispatch(Queued next, Duration grace, Duration recordMargin) {
-        ClaimedRange range = next.range();
-        Delivery delivery = next.delivery();
+        runChain(next.range(), next.chain(), 0, grace, recordMargin).whenComplete((done, failure) -> permits.release());
+    }
+
+    /**
+     * Runs {@code chain} from {@code index} on: each message once the previous one succeeded or went dead; after
+     * a failure, delay or deferral the rest of the chain is deferred without running.
+     */
+    private CompletableFuture<Void> runChain(ClaimedRange range, List<Delivery> chain, int index, Duration grace,
+                                             Duration recordMargin) {
+        if (index == chain.size()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Delivery delivery = chain.get(index);
         Duration needed = delivery.options().timeout().plus(grace).plus(recordMargin);
         Duration left = Duration.between(engine.environment().clock().instant(), range.leaseDeadline());
         if (left.compareTo(needed) < 0) {
             range.markStale();
-            permits.release();
             engine.diagnostics().event(Code.SQL0105, "queued message " + delivery.messageId() + " of " + group.describe()
                     + " has " + left.toMillis() + " ms of lease left but needs " + needed.toMillis()
                     + " ms; " + range.describe() + " waits for a reclaim");
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         if (!range.start()) {
-            permits.release();
-            return;
+            return CompletableFuture.completedFuture(null);
         }
-        runner.run(delivery).whenComplete((outcome, impossible) -> {
-            try {
-                if (range.record(delivery, outcome)) {
-                    recorderThread.execute(() -> commit(range));
-                }
-            } catch (RejectedExecutionException afterShutdown) {
-                engine.diagnostics().logger().log(System.Logger.Level.WARNING, "a handler of " + group.describe()
-                        + " finished after the session settled; " + range.describe() + " is reclaimed after its lease");
-            } finally {
-                permits.release();
+        return keyed.run(delivery, range.low(), range.high()).thenCompose(outcome -> {
+            record(range, delivery, outcome);
+            if (letsTheChainContinue(outcome)) {
+                return runChain(range, chain, index + 1, grace, recordMargin);
             }
+            for (Delivery follower : chain.subList(index + 1, chain.size())) {
+                record(range, follower, new DeliveryOutcome.Deferred(
+                        "an earlier message of the key in the same range did not succeed"));
+            }
+            return CompletableFuture.completedFuture(null);
         });
+    }
+
+    private static boolean letsTheChainContinue(DeliveryOutcome outcome) {
+        return outcome instanceof DeliveryOutcome.Success || outcome instanceof DeliveryOutcome.Dead
+                || outcome instanceof DeliveryOutcome.Superseded;
+    }
+
+    private void record(ClaimedRange range, Delivery delivery, DeliveryOutcome outcome) {
+        try {
+            if (range.record(delivery, outcome)) {
+                recorderThread.execute(() -> commit(range));
+            }
+        } catch (RejectedExecutionException afterShutdown) {
+            engine.diagnostics().logger().log(System.Logger.Level.WARNING, "a handler of " + group.describe()
+                    + " finished after the session settled; " + range.describe() + " is reclaimed after its lease");
+        }
     }
 
     private void commit(ClaimedRange range) {
@@ -512,6 +569,6 @@ final class ConsumeSession<T> implements ConsumerSession {
         }
     }
 
-    private record Queued(ClaimedRange range, Delivery delivery) {
+    private record Queued(ClaimedRange range, List<Delivery> chain) {
     }
 }

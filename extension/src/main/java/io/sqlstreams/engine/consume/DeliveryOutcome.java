@@ -20,4 +20,12 @@ sealed interface DeliveryOutcome {
     /** Cannot succeed: dead-lettered now. */
     record Dead(String error) implements DeliveryOutcome {
     }
+
+    /** Did not run because its key was busy or an earlier message of its key is unresolved: waits its turn. */
+    record Deferred(String reason) implements DeliveryOutcome {
+    }
+
+    /** Did not run because a newer version of its compacted key is the head now: never delivered. */
+    record Superseded() implements DeliveryOutcome {
+    }
 }

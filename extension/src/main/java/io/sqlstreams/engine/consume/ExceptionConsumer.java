@@ -33,20 +33,29 @@ final class ExceptionConsumer<T> {
     private final RegisteredGroup group;
     private final int schemaVersion;
     private final RangeReader reader;
-    private final HandlerRunner<T> runner;
+    private final KeyedRunner<T> runner;
     private final SessionCounterSet counters;
+    private final Runnable afterHandBack;
 
+    /**
+     * @param afterHandBack run after a pass handed rows back because their key was busy: moving the committed
+     *                      cursor at once is what usually frees an ordered follower
+     */
     ExceptionConsumer(Engine engine, RegisteredGroup group, int schemaVersion, RangeReader reader,
-                      HandlerRunner<T> runner, SessionCounterSet counters) {
+                      KeyedRunner<T> runner, SessionCounterSet counters, Runnable afterHandBack) {
         this.engine = engine;
         this.group = group;
         this.schemaVersion = schemaVersion;
         this.reader = reader;
         this.runner = runner;
         this.counters = counters;
+        this.afterHandBack = afterHandBack;
     }
 
-    /** One pass; returns how many rows it claimed, so an empty pass can wait a poll period. */
+    /**
+     * One pass; returns how many rows ran a handler, so a pass that only handed rows back (their keys still
+     * busy) waits a poll period like an empty one instead of claiming them again at once.
+     */
     int pass(int limit, ConsumerConfig config, Duration leaseDuration, Duration grace, Duration recordMargin,
              StopSignal stop) throws InterruptedException {
         int budget = config.resolvedMessageMax().retry().maxRetries();
@@ -54,6 +63,7 @@ final class ExceptionConsumer<T> {
         Instant claimedAt = engine.environment().clock().instant();
         List<Row> rows = engine.database().autoCommit("claiming exceptions of " + group.describe(),
                 connection -> claim(connection, limit, budget, leaseDuration, config));
+        int ran = 0;
         for (Row row : rows) {
             if (stop.stopping()) {
                 surrender(row);
@@ -65,16 +75,22 @@ final class ExceptionConsumer<T> {
                     && !renew(row, leaseDuration)) {
                 continue;
             }
-            runAndRecord(row, grace);
+            if (runAndRecord(row, grace)) {
+                ran++;
+            }
         }
-        return rows.size();
+        if (ran < rows.size()) {
+            afterHandBack.run();
+        }
+        return ran;
     }
 
-    private void runAndRecord(Row row, Duration grace) throws InterruptedException {
+    /** Runs one row and writes its outcome; false when it went back without running (key busy, superseded). */
+    private boolean runAndRecord(Row row, Duration grace) throws InterruptedException {
         DeliveryOutcome outcome;
         Duration bound = row.delivery().options().timeout().plus(grace).plus(OUTCOME_SLACK);
         try {
-            outcome = runner.run(row.delivery()).get(bound.toNanos(), TimeUnit.NANOSECONDS);
+            outcome = runner.run(row.delivery(), 0, 0).get(bound.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException impossible) {
             outcome = OutcomeClassifier.classify(impossible.getCause());
         } catch (TimeoutException stopped) {
@@ -91,6 +107,14 @@ final class ExceptionConsumer<T> {
             } else {
                 resolve(row, "ready", 0, retry.calculateDelay(failures - 1), failed.error(), "failure");
             }
+        } else if (outcome instanceof DeliveryOutcome.Deferred deferred) {
+            handBack(row, "deferred", deferred.reason(), true);
+            counters.deferred.increment();
+            return false;
+        } else if (outcome instanceof DeliveryOutcome.Superseded) {
+            handBack(row, "superseded", "a newer version of the key is its compaction head", true);
+            counters.superseded.increment();
+            return false;
         } else if (outcome instanceof DeliveryOutcome.Delay delay) {
             Integer maxDelays = retry.maxDelays();
             if (maxDelays != null && maxDelays > 0 && row.delays() >= maxDelays) {
@@ -101,6 +125,7 @@ final class ExceptionConsumer<T> {
         } else {
             resolve(row, "dead", 0, Duration.ZERO, ((DeliveryOutcome.Dead) outcome).error(), "failure");
         }
+        return true;
     }
 
     private void succeeded(Row row) {
@@ -150,13 +175,27 @@ final class ExceptionConsumer<T> {
     }
 
     private void surrender(Row row) {
-        engine.database().autoCommit("giving back an exception row of " + group.describe(), connection -> {
-            try (PreparedStatement surrender = connection.prepareStatement(
-                    engine.sql().forStream("surrender_exception", group.streamId()))) {
-                surrender.setLong(1, group.groupId());
-                surrender.setLong(2, row.delivery().messageId());
-                surrender.setString(3, row.token());
-                return surrender.executeUpdate();
+        handBack(row, "ready", null, false);
+    }
+
+    /** Returns a claimed row that did not run, its claim's attempt given back; audited when {@code logged}. */
+    private void handBack(Row row, String status, String reason, boolean logged) {
+        engine.database().autoCommit("handing back an exception row of " + group.describe(), connection -> {
+            try (PreparedStatement handBack = connection.prepareStatement(
+                    engine.sql().forStream("exception_handed_back", group.streamId()))) {
+                handBack.setString(1, status);
+                handBack.setString(2, row.delivery().options().concurrency().wireName());
+                handBack.setLong(3, group.groupId());
+                handBack.setLong(4, row.delivery().messageId());
+                handBack.setString(5, row.token());
+                handBack.setLong(6, group.groupId());
+                handBack.setString(7, status);
+                handBack.setString(8, reason == null ? "" : reason);
+                handBack.setBoolean(9, logged && group.deliveryLogMode() != DeliveryLogMode.OFF);
+                try (ResultSet result = handBack.executeQuery()) {
+                    result.next();
+                    return result.getLong(1);
+                }
             }
         });
     }

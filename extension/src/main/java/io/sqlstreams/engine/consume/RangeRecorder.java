@@ -165,6 +165,13 @@ final class RangeRecorder {
                     rows.errors[i] = dead.error();
                     rows.dead++;
                     logStatus = "failure";
+                } else if (outcome instanceof DeliveryOutcome.Deferred deferred) {
+                    rows.statuses[i] = "deferred";
+                    rows.errors[i] = deferred.reason();
+                    logStatus = "deferred";
+                } else if (outcome instanceof DeliveryOutcome.Superseded) {
+                    rows.errors[i] = "a newer version of the key is its compaction head";
+                    logStatus = "superseded";
                 } else {
                     logStatus = "success";
                 }

@@ -27,6 +27,10 @@ final class SessionCounterSet {
             success.increment();
         } else if (outcome instanceof DeliveryOutcome.Dead) {
             dead.increment();
+        } else if (outcome instanceof DeliveryOutcome.Deferred) {
+            deferred.increment();
+        } else if (outcome instanceof DeliveryOutcome.Superseded) {
+            superseded.increment();
         } else {
             ready.increment();
         }

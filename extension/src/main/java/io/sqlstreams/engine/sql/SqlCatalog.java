@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 public final class SqlCatalog {
     private static final List<String> RESOURCES = List.of(
             "control_plane.sql", "migration.sql", "stream_family.sql", "stream.sql", "produce.sql",
-            "partition.sql", "key.sql", "consumer.sql", "claim.sql", "exception.sql", "instance.sql");
+            "partition.sql", "key.sql", "consumer.sql", "claim.sql", "exception.sql", "instance.sql", "key_lease.sql");
     private static final Pattern NAME_LINE = Pattern.compile("^-- name: ([a-z_0-9]+)\\s*$");
     private static final SqlCatalog INSTANCE = load();
 

@@ -89,9 +89,18 @@ audit AS (
 )
 SELECT count(*) FROM updated
 
--- name: surrender_exception
--- A row claimed but never run (the session is stopping) goes back as it was, its claim's attempt given back.
-UPDATE {schema}.exception_queue_{id}
-SET status = 'ready', attempts = attempts - 1, can_run_after = now(), lease_token = NULL, lease_expires_at = NULL,
-    updated_at = now()
-WHERE consumer_group_id = ? AND message_id = ? AND lease_token = ?::uuid
+-- name: exception_handed_back
+-- A claimed row that did not run goes back with its claim's attempt given back: as 'ready' when the session
+-- stops, 'deferred' when its key is busy, 'superseded' when a newer compaction head exists.
+WITH updated AS (
+    UPDATE {schema}.exception_queue_{id}
+    SET status = ?, concurrency = ?, attempts = attempts - 1, can_run_after = now(), lease_token = NULL,
+        lease_expires_at = NULL, updated_at = now()
+    WHERE consumer_group_id = ? AND message_id = ? AND lease_token = ?::uuid
+    RETURNING message_id, attempts
+),
+audit AS (
+    INSERT INTO {schema}.delivery_log_{id} (consumer_group_id, message_id, attempt, status, error)
+    SELECT ?, message_id, attempts, ?, ? FROM updated WHERE ?
+)
+SELECT count(*) FROM updated

@@ -41,10 +41,11 @@ public final class CrashingConsumerMain {
     /**
      * The session options, shared with the test JVM: fast polls and margins, ranges of 10, all of a range
      * started at once (with fastSession's 200 ms queue margin a cold JVM's serial handlers would let the
-     * start guard mark the range stale, SQL0105, and the process would reclaim its own range).
+     * start guard mark the range stale, SQL0105, and the process would reclaim its own range). A 4 s queue
+     * margin keeps the child's lease (7.3 s) well beyond the time a busy machine takes to kill it.
      */
     static ConsumeOptions.Builder options() {
-        return ConsumeFixtures.fastSession().batchLimit(10).messageConcurrency(10);
+        return ConsumeFixtures.fastSession().batchLimit(10).messageConcurrency(10).queueMargin(Duration.ofSeconds(4));
     }
 
     public static void main(String[] args) throws Exception {

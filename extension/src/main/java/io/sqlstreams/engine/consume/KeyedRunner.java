@@ -1,0 +1,61 @@
+package io.sqlstreams.engine.consume;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import io.sqlstreams.Concurrency;
+import io.sqlstreams.SqlStreamsException;
+
+/**
+ * Runs a delivery under its key lease when its policy holds a key: a busy key defers it, a compacted message
+ * that lost its head is superseded, both without running; otherwise the handler runs and the lease is
+ * released once it returns. A failure to take the lease counts as the attempt's failure.
+ */
+final class KeyedRunner<T> {
+    private final HandlerRunner<T> runner;
+    private final KeyLeases keys;
+    private final Duration grace;
+    private final Duration recordMargin;
+
+    KeyedRunner(HandlerRunner<T> runner, KeyLeases keys, Duration grace, Duration recordMargin) {
+        this.runner = runner;
+        this.keys = keys;
+        this.grace = grace;
+        this.recordMargin = recordMargin;
+    }
+
+    /**
+     * @param ownLow  the claimant's range (ownLow, ownHigh]; equal bounds on the exception path
+     */
+    CompletableFuture<DeliveryOutcome> run(Delivery delivery, long ownLow, long ownHigh) {
+        if (!KeyLeases.needed(delivery)) {
+            return runner.run(delivery);
+        }
+        KeyLeases.Lease lease;
+        try {
+            lease = keys.take(delivery, ownLow, ownHigh, delivery.options().timeout().plus(grace).plus(recordMargin));
+        } catch (SqlStreamsException failure) {
+            return CompletableFuture.completedFuture(new DeliveryOutcome.Retry("could not take the message key lease: "
+                    + failure.getMessage()));
+        }
+        return switch (lease.verdict()) {
+            case BUSY -> CompletableFuture.completedFuture(new DeliveryOutcome.Deferred(
+                    delivery.options().concurrency() == Concurrency.ORDERED
+                            ? "an earlier message of the key is unresolved or another delivery held the key"
+                            : "another delivery held the message key"));
+            case SUPERSEDED -> CompletableFuture.completedFuture(new DeliveryOutcome.Superseded());
+            case ACQUIRED -> runner.run(delivery).thenApply(outcome -> {
+                releaseQuietly(delivery, lease.token());
+                return outcome;
+            });
+        };
+    }
+
+    private void releaseQuietly(Delivery delivery, String token) {
+        try {
+            keys.release(delivery, token);
+        } catch (SqlStreamsException failure) {
+            // the lease expires on its own; a later claimant takes it over
+        }
+    }
+}
