@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -91,7 +92,9 @@ final class ConsumeSession<T> implements ConsumerSession {
         this.declared = declared;
         this.onStopped = onStopped;
         this.config = new GroupConfigCache(engine, group, declared);
-        this.timer = Executors.newSingleThreadScheduledExecutor(engine.environment().threadFactory());
+        ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, engine.environment().threadFactory());
+        timers.setRemoveOnCancelPolicy(true);
+        this.timer = timers;
         this.upkeep = Executors.newSingleThreadScheduledExecutor(engine.environment().threadFactory());
         this.recorderThread = Executors.newSingleThreadExecutor(engine.environment().threadFactory());
         RangeReader reader = new RangeReader(engine, group, schemaVersion);

@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -18,7 +19,8 @@ import jakarta.json.bind.JsonbException;
 /**
  * Runs one delivery's handler on the host's executor under its timeout. At the timeout the handler thread is
  * interrupted; a handler that has not returned TimeoutGrace later is abandoned: the attempt is recorded as a
- * failure and the thread is left to finish on its own (counted). A payload that does not decode is dead.
+ * failure and the thread is left to finish on its own (counted). A payload that does not decode is dead. The
+ * timers of a delivery are cancelled as soon as it has an outcome, so they never pile up.
  */
 final class HandlerRunner<T> {
     private final Engine engine;
@@ -80,9 +82,14 @@ final class HandlerRunner<T> {
             outcome.complete(new DeliveryOutcome.Retry("the handler executor refused the task: " + rejected));
             return outcome;
         }
-        timer.schedule(() -> interruptIfRunning(outcome, running, timedOut), timeout.toNanos(), TimeUnit.NANOSECONDS);
-        timer.schedule(() -> abandonIfRunning(outcome, delivery, timeout), timeout.plus(timeoutGrace).toNanos(),
-                TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> interrupt = timer.schedule(() -> interruptIfRunning(outcome, running, timedOut),
+                timeout.toNanos(), TimeUnit.NANOSECONDS);
+        ScheduledFuture<?> abandon = timer.schedule(() -> abandonIfRunning(outcome, delivery, timeout),
+                timeout.plus(timeoutGrace).toNanos(), TimeUnit.NANOSECONDS);
+        outcome.whenComplete((done, failure) -> {
+            interrupt.cancel(false);
+            abandon.cancel(false);
+        });
         return outcome;
     }
 
