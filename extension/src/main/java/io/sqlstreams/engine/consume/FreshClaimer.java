@@ -110,7 +110,8 @@ final class FreshClaimer {
             }
         }
         long newClaimed = Math.max(claimed, Math.min(claimed + limit, provable));
-        try (PreparedStatement advance = tx.prepareStatement(engine.sql().forStream("advance_claimed", group.streamId()))) {
+        String token = null;
+        try (PreparedStatement advance = tx.prepareStatement(engine.sql().forStream("advance_and_lease", group.streamId()))) {
             advance.setLong(1, newClaimed);
             advance.setLong(2, provable);
             advance.setBoolean(3, pendingPassed);
@@ -122,21 +123,18 @@ final class FreshClaimer {
                 advance.setString(6, observed.xid());
             }
             advance.setLong(7, group.groupId());
-            advance.executeUpdate();
-        }
-        if (newClaimed == claimed) {
-            return null;
-        }
-        String token;
-        try (PreparedStatement lease = tx.prepareStatement(engine.sql().forStream("insert_range_lease", group.streamId()))) {
-            lease.setLong(1, group.groupId());
-            lease.setLong(2, claimed);
-            lease.setLong(3, newClaimed);
-            lease.setLong(4, micros(leaseDuration));
-            try (ResultSet row = lease.executeQuery()) {
-                row.next();
-                token = row.getString(1);
+            advance.setLong(8, group.groupId());
+            advance.setLong(9, claimed);
+            advance.setLong(10, micros(leaseDuration));
+            advance.setLong(11, claimed);
+            try (ResultSet row = advance.executeQuery()) {
+                if (row.next()) {
+                    token = row.getString(1);
+                }
             }
+        }
+        if (token == null) {
+            return null;
         }
         List<Delivery> deliveries = reader.read(tx, claimed, newClaimed, config);
         return new ClaimedRange(token, claimed, newClaimed, claimStarted.plus(leaseDuration), deliveries);

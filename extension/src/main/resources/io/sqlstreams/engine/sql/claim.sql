@@ -24,18 +24,20 @@ FROM {schema}.consumer_group_cursor_{id}
 WHERE consumer_group_id = ?
 FOR UPDATE
 
--- name: advance_claimed
--- The stored observation is kept until its fence has passed and only then replaced by the newer one: raising
--- it on every poll would let overlapping producer transactions keep it from ever passing.
-UPDATE {schema}.consumer_group_cursor_{id}
-SET claimed = ?, settled_head = greatest(settled_head, ?),
-    pending_head = CASE WHEN pending_xid IS NULL OR ? THEN greatest(pending_head, ?) ELSE pending_head END,
-    pending_xid = CASE WHEN pending_xid IS NULL OR ? THEN coalesce(?::xid8, pending_xid) ELSE pending_xid END
-WHERE consumer_group_id = ?
-
--- name: insert_range_lease
+-- name: advance_and_lease
+-- Moves the claimed cursor and, when that claimed anything, leases the range (old claimed, new claimed]. The
+-- stored observation is kept until its fence has passed and only then replaced by the newer one: raising it
+-- on every poll would let overlapping producer transactions keep it from ever passing.
+WITH advanced AS (
+    UPDATE {schema}.consumer_group_cursor_{id}
+    SET claimed = ?, settled_head = greatest(settled_head, ?),
+        pending_head = CASE WHEN pending_xid IS NULL OR ? THEN greatest(pending_head, ?) ELSE pending_head END,
+        pending_xid = CASE WHEN pending_xid IS NULL OR ? THEN coalesce(?::xid8, pending_xid) ELSE pending_xid END
+    WHERE consumer_group_id = ?
+    RETURNING claimed
+)
 INSERT INTO {schema}.claim_lease_{id} (consumer_group_id, low, high, expires_at)
-VALUES (?, ?, ?, now() + ? * interval '1 microsecond')
+SELECT ?, ?, claimed, now() + ? * interval '1 microsecond' FROM advanced WHERE claimed > ?
 RETURNING token::text
 
 -- name: read_range
