@@ -65,7 +65,7 @@ public final class Bench {
             Optional<String> failure = Optional.empty();
             try {
                 result = Optional.of(scenario.run(new BenchContext(server.dataSource(), library.name(),
-                        options.measurement(), baselines, repetitions)));
+                        options.measurement(), baselines, repetitions, options, progress)));
             } catch (Exception | ServiceConfigurationError | LinkageError e) {
                 failure = Optional.of(describe(e));
                 progress.note("scenario " + scenario.name() + " FAILED: " + failure.get());

@@ -3,8 +3,12 @@ package io.sqlstreams.bench;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * The command line of {@link Bench}: {@code <scenario> [--jdbc-url URL] [--repetitions N] [--seconds S] [--smoke]
@@ -16,9 +20,17 @@ import java.util.Optional;
  * @param measurement how long one repetition of one measurement runs
  * @param smoke       tiny sizes, one repetition, short measurements: proves the harness works, measures nothing
  * @param out         where the results file goes
+ * @param messages    {@code --messages}: messages per drain (the {@code drain} scenario); empty for its default
+ * @param competitorMessages {@code --competitor-messages}: tasks per db-scheduler / JobRunr drain; empty for the
+ *                    default
+ * @param rates       {@code --rates}: the {@code sustained} ladder in msg/s; empty for its default
+ * @param stepLength  {@code --step-seconds}: one {@code sustained} step, one {@code latency} phase; empty for the
+ *                    scenario's default
+ * @param pickups     {@code --pickups}: pickups after idle per poll rate (the {@code latency} scenario)
  */
 record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, Duration measurement, boolean smoke,
-                    Path out) {
+                    Path out, OptionalLong messages, OptionalLong competitorMessages, List<Integer> rates,
+                    Optional<Duration> stepLength, OptionalInt pickups) {
 
     static final int DEFAULT_REPETITIONS = 3;
     static final Duration DEFAULT_MEASUREMENT = Duration.ofSeconds(5);
@@ -42,6 +54,11 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
         Duration measurement = null;
         boolean smoke = false;
         Path out = null;
+        Long messages = null;
+        Long competitorMessages = null;
+        List<Integer> rates = List.of();
+        Duration stepLength = null;
+        Integer pickups = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -50,6 +67,11 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 case "--seconds" -> measurement = positiveSeconds(value(args, ++i, arg), arg);
                 case "--smoke" -> smoke = true;
                 case "--out" -> out = Path.of(value(args, ++i, arg));
+                case "--messages" -> messages = (long) positiveInt(value(args, ++i, arg), arg);
+                case "--competitor-messages" -> competitorMessages = (long) positiveInt(value(args, ++i, arg), arg);
+                case "--rates" -> rates = positiveInts(value(args, ++i, arg), arg);
+                case "--step-seconds" -> stepLength = positiveSeconds(value(args, ++i, arg), arg);
+                case "--pickups" -> pickups = positiveInt(value(args, ++i, arg), arg);
                 default -> {
                     if (arg.startsWith("-") || scenario != null) {
                         throw new UsageException("unexpected argument: " + arg);
@@ -64,12 +86,17 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
         return new BenchOptions(scenario, Optional.ofNullable(jdbcUrl),
                 repetitions != null ? repetitions : smoke ? 1 : DEFAULT_REPETITIONS,
                 measurement != null ? measurement : smoke ? SMOKE_MEASUREMENT : DEFAULT_MEASUREMENT,
-                smoke, out != null ? out : repositoryRoot().resolve(smoke ? SMOKE_RESULTS : RESULTS));
+                smoke, out != null ? out : repositoryRoot().resolve(smoke ? SMOKE_RESULTS : RESULTS),
+                messages == null ? OptionalLong.empty() : OptionalLong.of(messages),
+                competitorMessages == null ? OptionalLong.empty() : OptionalLong.of(competitorMessages), rates,
+                Optional.ofNullable(stepLength), pickups == null ? OptionalInt.empty() : OptionalInt.of(pickups));
     }
 
     static String usage(Collection<String> scenarios) {
         return String.join(System.lineSeparator(),
                 "usage: Bench <scenario> [--jdbc-url URL] [--repetitions N] [--seconds S] [--smoke] [--out DIR]",
+                "             [--messages N] [--competitor-messages N] [--rates R,R,…] [--step-seconds S]"
+                        + " [--pickups N]",
                 "  scenarios:     " + String.join(", ", scenarios),
                 "  --jdbc-url     measure this server (default: an embedded PostgreSQL with fsync and"
                         + " synchronous_commit on)",
@@ -78,7 +105,14 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                         + SMOKE_MEASUREMENT.toSeconds() + ")",
                 "  --smoke        one short repetition at tiny sizes: checks the harness, measures nothing",
                 "  --out          results directory (default " + RESULTS + "; smoke " + SMOKE_RESULTS
-                        + ", under the repository root)");
+                        + ", under the repository root)",
+                "  --messages     drain: messages pre-filled and drained (default 1000000; smoke 20000)",
+                "  --competitor-messages  drain: no-op tasks per db-scheduler / JobRunr drain (default 50000;"
+                        + " smoke 1000)",
+                "  --rates        sustained: the ladder in msg/s (default 5000,10000,20000,40000; smoke 500)",
+                "  --step-seconds sustained: seconds per step (default 30; smoke 3); latency: seconds per rate"
+                        + " (default 20; smoke 2)",
+                "  --pickups      latency: pickups after idle per claimPollRate (default 30; smoke 3)");
     }
 
     /** The nearest directory from the working directory up that holds {@code bench/pom.xml}, else the working one. */
@@ -109,6 +143,14 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
             // reported below
         }
         throw new UsageException(flag + " needs a whole number of at least 1, not " + text);
+    }
+
+    private static List<Integer> positiveInts(String text, String flag) throws UsageException {
+        List<Integer> values = new ArrayList<>();
+        for (String part : text.split(",")) {
+            values.add(positiveInt(part.trim(), flag));
+        }
+        return List.copyOf(values);
     }
 
     private static Duration positiveSeconds(String text, String flag) throws UsageException {

@@ -29,6 +29,11 @@ public record BenchPayload(long id, long sentAtMicros, String padding) {
         return new BenchPayload(id, nowMicros(), PADDING);
     }
 
+    /** A payload whose send time is {@code sentAtMicros} (a scheduled send time, from {@link BenchClock}). */
+    static BenchPayload at(long id, long sentAtMicros) {
+        return new BenchPayload(id, sentAtMicros, PADDING);
+    }
+
     /** {@code count} payloads in their JSON-B form, for the raw-SQL baselines, which write JSON text. */
     static List<String> json(int count) {
         return withJsonb(jsonb -> LongStream.rangeClosed(TYPICAL_ID, TYPICAL_ID + count - 1)

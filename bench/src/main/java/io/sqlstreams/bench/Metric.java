@@ -6,8 +6,15 @@ import java.util.Locale;
 enum Metric {
     THROUGHPUT("throughput /s", "%,.0f"),
     CONSUMED("consumed /s", "%,.0f"),
+    /** The rate an open-loop producer was asked to send at. */
+    OFFERED("offered /s", "%,.0f"),
     P50("p50 ms", "%,.2f"),
-    P99("p99 ms", "%,.2f");
+    P99("p99 ms", "%,.2f"),
+    P999("p99.9 ms", "%,.2f"),
+    /** How much a consumer group's backlog (head − committed) grew over a step, in messages. */
+    BACKLOG_GROWTH("backlog growth", "%,.0f"),
+    /** 1 when a step met its pass criteria, else 0; its median over the repetitions. */
+    PASSED("passed", "%.0f");
 
     private final String heading;
     private final String pattern;

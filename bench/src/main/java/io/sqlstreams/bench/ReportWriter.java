@@ -63,6 +63,11 @@ final class ReportWriter {
             figureTable(out, result.figures(), result.comparisons().stream()
                     .collect(Collectors.toMap(Comparison::subject, Function.identity())));
         });
+        report.result().filter(result -> !result.notes().isEmpty()).ifPresent(result -> {
+            out.append("### Notes\n\n");
+            result.notes().forEach(note -> out.append("- ").append(note).append('\n'));
+            out.append('\n');
+        });
         ledger(out, report.figures());
         return out.toString();
     }
@@ -99,13 +104,16 @@ final class ReportWriter {
         for (Figure figure : figures) {
             List<String> cells = new ArrayList<>(List.of(figure.label()));
             metrics.forEach(metric -> cells.add(figure.summary(metric).map(metric::format).orElse("–")));
-            Optional.ofNullable(comparisons.get(figure)).ifPresent(comparison -> {
+            Comparison comparison = comparisons.get(figure);
+            if (comparison != null) {
                 Summary percent = comparison.percentages();
                 cells.add(percent(percent.median()) + " (" + percent(percent.min()) + " – "
                         + percent(percent.max()) + ")");
                 cells.add(comparison.baseline().label()
                         + (comparison.note().isEmpty() ? "" : " — " + comparison.note()));
-            });
+            } else if (!comparisons.isEmpty()) {
+                cells.addAll(List.of("–", "–"));
+            }
             row(out, cells);
         }
         out.append('\n');

@@ -7,14 +7,14 @@ import java.util.stream.Collectors;
 /**
  * One repetition of one measurement: its figures and its ledger.
  *
- * @param values the figures this measurement yields (throughput always)
+ * @param values the figures this measurement yields (throughput, except for a pure latency measurement)
  * @param ledger what was acknowledged against what the database holds
  */
 record Sample(Map<Metric, Double> values, Ledger ledger) {
 
     Sample {
-        if (!values.containsKey(Metric.THROUGHPUT)) {
-            throw new IllegalArgumentException("a sample needs a throughput");
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("a sample needs at least one figure");
         }
         values = new EnumMap<>(values);
     }

@@ -36,6 +36,24 @@ class BenchOptionsTest {
     }
 
     @Test
+    void consumeScenarioSizesAreOptionalAndParsed() throws Exception {
+        BenchOptions none = BenchOptions.parse(new String[] {"drain"});
+        BenchOptions told = BenchOptions.parse(new String[] {"sustained", "--messages", "300000",
+                "--competitor-messages", "100", "--rates", "500, 1000", "--step-seconds", "2.5", "--pickups", "5"});
+
+        assertThat(none.messages()).isEmpty();
+        assertThat(none.rates()).isEmpty();
+        assertThat(none.stepLength()).isEmpty();
+        assertThat(told.messages()).hasValue(300_000);
+        assertThat(told.competitorMessages()).hasValue(100);
+        assertThat(told.rates()).containsExactly(500, 1000);
+        assertThat(told.stepLength()).contains(Duration.ofMillis(2500));
+        assertThat(told.pickups()).hasValue(5);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"sustained", "--rates", "500,0"}))
+                .hasMessageContaining("--rates");
+    }
+
+    @Test
     void badCommandLinesAreRefused() {
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {})).hasMessageContaining("scenario");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"produce", "--repetitions", "0"}))

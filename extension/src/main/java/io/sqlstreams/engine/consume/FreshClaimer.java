@@ -59,16 +59,19 @@ final class FreshClaimer {
             return Poll.CAUGHT_UP;
         }
         Instant claimStarted = engine.environment().clock().instant();
-        ClaimedRange range = engine.database().withRetry("claiming for " + group.describe(), () -> {
+        Leased leased = engine.database().withRetry("claiming for " + group.describe(), () -> {
             try (Connection connection = engine.database().dataSource().getConnection()) {
-                return Transactions.run(connection, tx -> claim(tx, observed, limit, config, leaseDuration, claimStarted));
+                return Transactions.run(connection, tx -> claim(tx, observed, limit, leaseDuration));
             }
         });
-        if (range == null) {
+        if (leased == null) {
             return observed.head() > observed.claimed() ? Poll.AGAIN : Poll.CAUGHT_UP;
         }
-        counters.claimed.add(range.deliveries().size());
-        return new Poll(range, false);
+        List<Delivery> deliveries = engine.database().autoCommit("reading a claimed range of " + group.describe(),
+                connection -> reader.read(connection, leased.low(), leased.high(), config));
+        counters.claimed.add(deliveries.size());
+        return new Poll(new ClaimedRange(leased.token(), leased.low(), leased.high(), claimStarted.plus(leaseDuration),
+                deliveries), false);
     }
 
     private Observation observe(Connection connection) throws SQLException {
@@ -85,8 +88,12 @@ final class FreshClaimer {
         }
     }
 
-    private ClaimedRange claim(Connection tx, Observation observed, int limit, ConsumerConfig config,
-                               Duration leaseDuration, Instant claimStarted) throws SQLException {
+    /**
+     * The claim transaction: lock the cursor, move it as far as the fences prove, lease the new range. The
+     * range's rows are read after it commits (a later snapshot still sees every row the fence proved), so the
+     * cursor row is locked only for these two statements.
+     */
+    private Leased claim(Connection tx, Observation observed, int limit, Duration leaseDuration) throws SQLException {
         long claimed;
         long provable;
         boolean pendingPassed;
@@ -100,10 +107,10 @@ final class FreshClaimer {
                 }
                 claimed = row.getLong(1);
                 provable = row.getLong(2);
-                if (row.getBoolean(5)) {
+                if (row.getBoolean(6)) {
                     provable = Math.max(provable, observed.head());
                 }
-                pendingPassed = row.getBoolean(6);
+                pendingPassed = row.getBoolean(7);
                 if (pendingPassed) {
                     provable = Math.max(provable, row.getLong(3));
                 }
@@ -133,11 +140,7 @@ final class FreshClaimer {
                 }
             }
         }
-        if (token == null) {
-            return null;
-        }
-        List<Delivery> deliveries = reader.read(tx, claimed, newClaimed, config);
-        return new ClaimedRange(token, claimed, newClaimed, claimStarted.plus(leaseDuration), deliveries);
+        return token == null ? null : new Leased(token, claimed, newClaimed);
     }
 
     /** Takes over one expired range; null when a peer took it first. */
@@ -206,5 +209,8 @@ final class FreshClaimer {
     }
 
     private record Reclaimed(String token, long low, long high, int reclaims) {
+    }
+
+    private record Leased(String token, long low, long high) {
     }
 }

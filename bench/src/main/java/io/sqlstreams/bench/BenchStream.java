@@ -1,0 +1,84 @@
+package io.sqlstreams.bench;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.sql.DataSource;
+
+import io.sqlstreams.DestroyOptions;
+import io.sqlstreams.SqlStreams;
+import io.sqlstreams.StreamConfig;
+import io.sqlstreams.StreamHandle;
+
+/**
+ * A stream registered for one measurement (default settings, {@link BenchPayload} payloads) with the tables the
+ * harness reads directly: its message log, for the ledger and the head, and its groups' cursor table, for the
+ * backlog. Closing destroys it with everything in it.
+ */
+final class BenchStream implements AutoCloseable {
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    private final StreamHandle<BenchPayload> handle;
+    private final DataSource dataSource;
+    private final long id;
+    private final String logTable;
+    private final String cursorTable;
+
+    private BenchStream(StreamHandle<BenchPayload> handle, DataSource dataSource, String schema, long id) {
+        this.handle = handle;
+        this.dataSource = dataSource;
+        this.id = id;
+        this.logTable = schema + ".message_log_" + id;
+        this.cursorTable = schema + ".consumer_group_cursor_" + id;
+    }
+
+    /** Registers a fresh stream called {@code bench.<kind>.<n>} through {@code client}. */
+    static BenchStream register(SqlStreams client, DataSource dataSource, String schema, String kind) {
+        StreamHandle<BenchPayload> handle = client.stream("bench." + kind + "." + NAMES.incrementAndGet(),
+                BenchPayload.class);
+        handle.register(StreamConfig.defaults());
+        return new BenchStream(handle, dataSource, schema, handle.get().orElseThrow().id());
+    }
+
+    String name() {
+        return handle.name();
+    }
+
+    StreamHandle<BenchPayload> handle() {
+        return handle;
+    }
+
+    long id() {
+        return id;
+    }
+
+    String logTable() {
+        return logTable;
+    }
+
+    LedgerQueries.RowCount rows() throws SQLException {
+        return LedgerQueries.rowCount(dataSource, logTable);
+    }
+
+    long[] storedIds() throws SQLException {
+        return LedgerQueries.sortedIds(dataSource, logTable);
+    }
+
+    /** head − committed of the stream's only group, read in one statement on {@code connection}. */
+    long backlog(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT (SELECT coalesce(max(id), 0) FROM " + logTable
+                     + ") - (SELECT coalesce(min(committed), 0) FROM " + cursorTable + ")")) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
+    @Override
+    public void close() {
+        handle.destroy(DestroyOptions.forced());
+    }
+}

@@ -1,0 +1,208 @@
+package io.sqlstreams.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.sqlstreams.ConsumeOptions;
+import io.sqlstreams.ConsumerInspection;
+import io.sqlstreams.MessageHandler;
+import io.sqlstreams.MessageMeta;
+import io.sqlstreams.SessionCounters;
+import io.sqlstreams.SqlStreams;
+
+/**
+ * BENCHMARKS.md #2, drain: a stream pre-filled with N messages, drained by one fresh consumer group per
+ * repetition with a no-op handler that records each message id, by 1 and 4 sessions, batchLimit 100 and 1000
+ * (queueSize twice that), messageConcurrency 1 and 8: msg/s from the first session's start (its claim loop
+ * running) to the last handled message. Held against the raw cursor reader alone draining N pre-filled raw rows
+ * (N=100 and 1000 per read), with db-scheduler and JobRunr draining no-op tasks on the same server beside it.
+ */
+final class DrainScenario implements Scenario {
+    static final long DEFAULT_MESSAGES = 1_000_000;
+    static final long SMOKE_MESSAGES = 20_000;
+    static final long DEFAULT_COMPETITOR_TASKS = 50_000;
+    static final long SMOKE_COMPETITOR_TASKS = 1_000;
+    static final List<Integer> SESSIONS = List.of(1, 4);
+    static final List<Integer> BATCH_LIMITS = List.of(100, 1000);
+    static final List<Integer> CONCURRENCY = List.of(1, 8);
+
+    private final AtomicInteger groups = new AtomicInteger();
+
+    static String label(int sessions, int batchLimit, int concurrency, long messages) {
+        return "drain " + String.format(Locale.ROOT, "%,d", messages) + ", " + sessions
+                + (sessions == 1 ? " session" : " sessions") + ", batchLimit " + batchLimit + ", queueSize "
+                + 2 * batchLimit + ", messageConcurrency " + concurrency + " (msg/s)";
+    }
+
+    @Override
+    public String name() {
+        return "drain";
+    }
+
+    @Override
+    public String title() {
+        return "Drain a pre-filled stream (BENCHMARKS.md #2)";
+    }
+
+    @Override
+    public ScenarioResult run(BenchContext context) throws Exception {
+        BenchOptions options = context.options();
+        long messages = options.messages().orElse(context.smoke() ? SMOKE_MESSAGES : DEFAULT_MESSAGES);
+        long tasks = options.competitorMessages().orElse(context.smoke() ? SMOKE_COMPETITOR_TASKS
+                : DEFAULT_COMPETITOR_TASKS);
+        Repetitions repetitions = context.repetitions();
+        Progress progress = context.progress();
+        List<Figure> figures = new ArrayList<>();
+        List<Comparison> comparisons = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        notes.add(String.format(Locale.ROOT, "N = %,d messages per library drain and per raw drain; %,d tasks per"
+                + " db-scheduler / JobRunr drain (the figure is a rate).", messages, tasks));
+
+        // The raw baseline: the cursor reader alone over N pre-filled raw rows.
+        Map<Integer, Figure> raw = new java.util.HashMap<>();
+        progress.note(String.format(Locale.ROOT, "filling a raw log with %,d rows", messages));
+        try (RawDrain rawDrain = RawDrain.fill(context.dataSource(), context.schema(), messages)) {
+            for (int readBatch : BATCH_LIMITS) {
+                Figure figure = repetitions.measure(RawDrain.label(readBatch, rawDrain.rows()),
+                        () -> rawDrain.drainOnce(readBatch));
+                raw.put(readBatch, figure);
+                figures.add(figure);
+            }
+        }
+
+        // The competitors, on the same server in the same run.
+        competitors(context, tasks, raw.get(100), figures, comparisons, notes);
+
+        // The library.
+        SqlStreams admin = ConsumeClients.one(context);
+        List<SqlStreams> clients = ConsumeClients.create(context, SESSIONS.stream().max(Integer::compare).orElseThrow());
+        progress.note(String.format(Locale.ROOT, "pre-filling a stream with %,d messages (produceBatch of %d from %d"
+                + " threads)", messages, LibraryPrefill.BATCH, LibraryPrefill.THREADS));
+        try (BenchStream stream = BenchStream.register(admin, context.dataSource(), context.schema(), "drain")) {
+            LibraryPrefill.Filled filled = LibraryPrefill.fill(stream, messages);
+            notes.add(String.format(Locale.ROOT, "Pre-fill: %,d messages by produceBatch(%d) from %d threads in %.1f s"
+                            + " (%,.0f msg/s); every configuration drains the same log with a fresh consumer group"
+                            + " (cursor at the beginning).", filled.ids().length, LibraryPrefill.BATCH,
+                    LibraryPrefill.THREADS, filled.seconds(), filled.ids().length / filled.seconds()));
+            progress.note(notes.get(notes.size() - 1));
+            LedgerQueries.RowCount rows = stream.rows();
+            long[] storedIds = stream.storedIds();
+            Figure best = null;
+            for (int sessions : SESSIONS) {
+                for (int batchLimit : BATCH_LIMITS) {
+                    for (int concurrency : CONCURRENCY) {
+                        ConsumeOptions consume = ConsumeOptions.builder().batchLimit(batchLimit)
+                                .queueSize(2 * batchLimit).messageConcurrency(concurrency).build();
+                        List<String> details = new ArrayList<>();
+                        Figure figure = repetitions.measure(label(sessions, batchLimit, concurrency, messages),
+                                () -> drainOnce(context, clients.subList(0, sessions), stream, consume, filled, rows,
+                                        storedIds, details));
+                        figures.add(figure);
+                        comparisons.add(new Comparison(figure, raw.get(batchLimit),
+                                "the raw reader with the same N per read"));
+                        notes.add(figure.label().replace(" (msg/s)", "") + ": " + String.join("; ", details));
+                        if (best == null || figure.throughput().median() > best.throughput().median()) {
+                            best = figure;
+                        }
+                    }
+                }
+            }
+            summarise(best, figures, notes);
+        }
+        return new ScenarioResult(figures, comparisons, notes);
+    }
+
+    private Sample drainOnce(BenchContext context, List<SqlStreams> clients, BenchStream stream,
+                             ConsumeOptions consume, LibraryPrefill.Filled filled, LedgerQueries.RowCount rows,
+                             long[] storedIds, List<String> details) throws Exception {
+        long messages = filled.ids().length;
+        String group = "drain-" + groups.incrementAndGet();
+        HandledLog log = new HandledLog(messages / clients.size() / consume.resolvedMessageConcurrency() + 1024, false);
+        MessageHandler<BenchPayload> handler = payload -> log.record(MessageMeta.current().messageId());
+        GroupSessions.declare(clients.get(0), stream.name(), group);
+        double seconds;
+        SessionCounters counters;
+        String inspection;
+        try (GroupSessions sessions = GroupSessions.start(clients, stream.name(), group, handler, consume)) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(messages / 500 + 120).toNanos();
+            while (!log.awaitCount(messages, Duration.ofSeconds(1))) {
+                sessions.checkRunning();
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the drain handled " + log.count() + " of " + messages
+                            + " messages before the harness gave up; " + sessions.describeCounters());
+                }
+            }
+            seconds = (log.lastNanos() - sessions.firstStartedNanos()) / 1e9;
+            sessions.close();
+            counters = sessions.counters();
+            details.add("rep " + (details.stream().filter(d -> d.startsWith("rep ")).count() + 1) + ": " + sessions.describeCounters());
+            sessions.failures().forEach(details::add);
+        }
+        ConsumerInspection after = clients.get(0).stream(stream.name(), BenchPayload.class).consumer(group).inspect();
+        inspection = GroupSessions.describe(after);
+        if (after.committed() != after.head()) {
+            details.add("after close the committed cursor is short of the head: " + inspection);
+        }
+        Ledger ledger = DeliveryLedger.of(filled.ids(), filled.duplicates(), rows, storedIds, log.sortedIds());
+        Map<Metric, Double> values = new EnumMap<>(Metric.class);
+        values.put(Metric.THROUGHPUT, log.count() / seconds);
+        context.progress().note("  sessions: " + (counters.success() == messages ? "" : "success != N! ")
+                + GroupSessions.describe(after));
+        return new Sample(values, ledger);
+    }
+
+    private void competitors(BenchContext context, long tasks, Figure rawReader, List<Figure> figures,
+                             List<Comparison> comparisons, List<String> notes) {
+        Repetitions repetitions = context.repetitions();
+        DbSchedulerDrain dbScheduler = new DbSchedulerDrain(context.dataSource());
+        for (DbSchedulerDrain.Polling polling : DbSchedulerDrain.Polling.values()) {
+            measureCompetitor(context, DbSchedulerDrain.label(polling, tasks),
+                    () -> dbScheduler.drainOnce(polling, tasks), rawReader, figures, comparisons, notes)
+                    .ifPresent(f -> notes.add(f.label() + ": polling strategy " + polling.description
+                            + "; tasks scheduled in one scheduleBatch before start()."));
+        }
+        JobRunrDrain jobRunr = new JobRunrDrain(context.dataSource());
+        measureCompetitor(context, JobRunrDrain.label(tasks), () -> jobRunr.drainOnce(tasks), rawReader, figures,
+                comparisons, notes)
+                .ifPresent(f -> notes.add(f.label() + ": jobs enqueued by JobScheduler.enqueue(Stream, lambda)"
+                        + " before the background job server starts; its first poll is part of the drain."));
+    }
+
+    private Optional<Figure> measureCompetitor(BenchContext context, String label, Repetitions.Measurement measurement,
+                                               Figure rawReader, List<Figure> figures, List<Comparison> comparisons,
+                                               List<String> notes) {
+        try {
+            Figure figure = context.repetitions().measure(label, measurement);
+            figures.add(figure);
+            comparisons.add(new Comparison(figure, rawReader, "for scale: the raw reader, N=100"));
+            return Optional.of(figure);
+        } catch (Exception | LinkageError e) {
+            String why = label + " could not be measured: " + e;
+            notes.add("**NOT MEASURED** — " + why);
+            context.progress().note(why);
+            e.printStackTrace();
+            return Optional.empty();
+        }
+    }
+
+    private static void summarise(Figure best, List<Figure> figures, List<String> notes) {
+        if (best == null) {
+            return;
+        }
+        double ours = best.throughput().median();
+        notes.add(String.format(Locale.ROOT, "Best library configuration: %s — %,.0f msg/s (median).",
+                best.label(), ours));
+        for (Figure figure : figures) {
+            if (figure.label().startsWith("db-scheduler") || figure.label().startsWith("JobRunr")) {
+                notes.add(String.format(Locale.ROOT, "Best library drain ÷ %s = %.1f×", figure.label(),
+                        ours / figure.throughput().median()));
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.sqlstreams.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.sqlstreams.ProduceItem;
+import io.sqlstreams.ProduceResult;
+import io.sqlstreams.Producer;
+
+/** Fills a stream with {@code produceBatch} calls of 1000 from a few threads, keeping every acknowledged id. */
+final class LibraryPrefill {
+    static final int BATCH = 1000;
+    static final int THREADS = 4;
+
+    /** @param ids every acknowledged id, ascending; @param duplicates results reported as duplicates */
+    record Filled(long[] ids, long duplicates, double seconds) {
+    }
+
+    private LibraryPrefill() {
+    }
+
+    static Filled fill(BenchStream stream, long messages) throws Exception {
+        AtomicLong next = new AtomicLong();
+        List<CallerLog> logs;
+        double seconds;
+        try (Producer<BenchPayload> producer = stream.handle().producer().register()) {
+            Workers.Task<CallerLog> filler = start -> {
+                CallerLog log = new CallerLog((int) (messages / BATCH / THREADS + 2), BATCH);
+                while (true) {
+                    long from = next.getAndAdd(BATCH);
+                    if (from >= messages) {
+                        return log;
+                    }
+                    int size = (int) Math.min(BATCH, messages - from);
+                    List<ProduceItem<BenchPayload>> items = new ArrayList<>(size);
+                    for (int i = 0; i < size; i++) {
+                        items.add(ProduceItem.of(BenchPayload.next(from + i)));
+                    }
+                    long before = System.nanoTime();
+                    List<ProduceResult> results = producer.produceBatch(items);
+                    log.record(System.nanoTime() - before, results);
+                }
+            };
+            Workers.Outcome<CallerLog> outcome = Workers.runTogether("prefill",
+                    Duration.ofSeconds(messages / 2_000 + 60), Collections.nCopies(THREADS, filler));
+            logs = outcome.values();
+            seconds = outcome.secondsUntilLast();
+        }
+        return new Filled(LongList.sortedUnion(logs.stream().map(l -> l.acknowledgedIds).toList()),
+                logs.stream().mapToLong(l -> l.duplicates).sum(), seconds);
+    }
+}

@@ -1,0 +1,85 @@
+package io.sqlstreams.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The consume-side scenarios ({@code drain}, {@code sustained}, {@code latency}) end to end in smoke mode, each
+ * cut below its smoke defaults so the three stay near 30 s together: a results file with every row and a balanced
+ * ledger. The figures mean nothing.
+ */
+class ConsumeSmokeTest {
+    private static final Path OUT = Path.of("target", "bench-smoke");
+
+    @Test
+    void drainSmokeRunReportsEveryConfigurationTheCompetitorsAndABalancedLedger() throws Exception {
+        long messages = 4_000;
+        long tasks = 200;
+        String text = run("drain", "--messages", String.valueOf(messages), "--competitor-messages",
+                String.valueOf(tasks));
+
+        for (int readBatch : DrainScenario.BATCH_LIMITS) {
+            assertThat(text).contains("| " + RawDrain.label(readBatch, messages) + " |");
+        }
+        for (int sessions : DrainScenario.SESSIONS) {
+            for (int batchLimit : DrainScenario.BATCH_LIMITS) {
+                for (int concurrency : DrainScenario.CONCURRENCY) {
+                    assertThat(text).contains("| " + DrainScenario.label(sessions, batchLimit, concurrency, messages)
+                            + " |");
+                }
+            }
+        }
+        for (DbSchedulerDrain.Polling polling : DbSchedulerDrain.Polling.values()) {
+            assertThat(text).contains("| " + DbSchedulerDrain.label(polling, tasks) + " |");
+        }
+        assertThat(text).contains("| " + JobRunrDrain.label(tasks) + " |").doesNotContain("NOT MEASURED");
+    }
+
+    @Test
+    void sustainedSmokeRunReportsItsStepAndTheHighestPassingRate() throws Exception {
+        String text = run("sustained", "--step-seconds", "1");
+
+        for (int rate : SustainedScenario.SMOKE_RATES) {
+            assertThat(text).contains("| " + SustainedScenario.stepLabel(rate) + " |");
+        }
+        assertThat(text).contains("| " + SustainedScenario.HIGHEST_LABEL + " |", "Highest passing rate");
+    }
+
+    @Test
+    void latencySmokeRunReportsBothRatesAndPickupsForBothPollRates() throws Exception {
+        String text = run("latency", "--step-seconds", "1", "--pickups", "1");
+
+        for (var pollRate : LatencyScenario.POLL_RATES) {
+            for (int rate : LatencyScenario.RATES) {
+                assertThat(text).contains("| " + LatencyScenario.rateLabel(rate, pollRate) + " |");
+            }
+            assertThat(text).contains("| " + LatencyScenario.pickupLabel(pollRate) + " |");
+        }
+    }
+
+    /** Runs {@code scenario} in smoke mode with short baselines; returns its report after the common checks. */
+    private static String run(String scenario, String... extra) throws Exception {
+        Path report = OUT.resolve(LocalDate.now() + "-" + scenario + ".md");
+        Files.deleteIfExists(report);
+        List<String> args = new ArrayList<>(List.of(scenario, "--smoke", "--seconds", "0.2", "--out", OUT.toString()));
+        args.addAll(List.of(extra));
+        TestServer.jdbcUrl().ifPresent(url -> args.addAll(List.of("--jdbc-url", url)));
+
+        int status = Bench.run(args.toArray(String[]::new));
+
+        assertThat(report).exists();
+        String text = Files.readString(report, StandardCharsets.UTF_8);
+        assertThat(text).contains("**Result: PASSED**", "**PASSED** over", "lost = 0,", "unexpected = 0,",
+                "undelivered = 0,");
+        assertThat(status).as("exit status; the report:%n%s", text).isZero();
+        return text;
+    }
+}
