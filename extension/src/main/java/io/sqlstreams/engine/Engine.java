@@ -1,6 +1,7 @@
 package io.sqlstreams.engine;
 
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
@@ -8,8 +9,9 @@ import io.sqlstreams.engine.sql.Sql;
 
 /**
  * What every part of one client shares: its configuration, database access, rendered SQL, migrations,
- * diagnostics, payload codec, host environment and the identity it declares rows with.
+ * diagnostics, payload codec, host environment, the identity it declares rows with, and its binding declarer.
  */
 public record Engine(ClientConfig config, Database database, Sql sql, SchemaMigrator migrator,
-                     Diagnostics diagnostics, PayloadCodec codec, EngineEnvironment environment, String declarer) {
+                     Diagnostics diagnostics, PayloadCodec codec, EngineEnvironment environment, String declarer,
+                     BindingDeclaration bindings) {
 }

@@ -9,6 +9,7 @@ import io.sqlstreams.ClientConfig;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
@@ -36,8 +37,10 @@ public final class EngineClient implements SqlStreams {
         Database database = new Database(dataSource, resolved.retry(), environment.sleeper(), resolved.logger());
         Sql sql = new Sql(resolved.schema());
         database.autoCommit("connecting to PostgreSQL", connection -> connection.isValid(5));
+        String declarer = Declarer.identify();
         Engine engine = new Engine(resolved, database, sql, new SchemaMigrator(database, sql), diagnostics,
-                new PayloadCodec(), environment, Declarer.identify());
+                new PayloadCodec(), environment, declarer,
+                new BindingDeclaration(sql, diagnostics, environment.clock(), declarer));
         return new EngineClient(engine);
     }
 

@@ -6,9 +6,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.sql.Sql;
@@ -26,19 +29,27 @@ public final class BindingDeclaration {
 
     private final Sql sql;
     private final Diagnostics diagnostics;
+    private final Clock clock;
+    private final String declaredBy;
+    private final Map<String, Instant> firstStated = new ConcurrentHashMap<>();
 
-    public BindingDeclaration(Sql sql, Diagnostics diagnostics) {
+    /** One per client: {@code declaredBy} is the client's identity, and it remembers when it first stated each set. */
+    public BindingDeclaration(Sql sql, Diagnostics diagnostics, Clock clock, String declaredBy) {
         this.sql = sql;
         this.diagnostics = diagnostics;
+        this.clock = clock;
+        this.declaredBy = declaredBy;
     }
 
     /**
-     * @param patterns         the declared set, already {@link BindingPatterns#normalize normalised}; empty is
-     *                         the whole stream
-     * @param ownInstances     this declarer's own liveness rows, which do not block it
+     * @param patterns     the declared set, already {@link BindingPatterns#normalize normalised}; empty is the
+     *                     whole stream
+     * @param ownInstances this declarer's own liveness rows, which do not block it
      */
     public Result declare(Connection tx, long streamId, long groupId, String subject, List<String> patterns,
-                          String declaredBy, Instant declaredAt, List<Long> ownInstances) throws SQLException {
+                          List<Long> ownInstances) throws SQLException {
+        Instant declaredAt = firstStated.computeIfAbsent(streamId + "/" + groupId + "/" + patterns,
+                set -> clock.instant());
         try (PreparedStatement lock = tx.prepareStatement(sql.get("lock_group_by_id"))) {
             lock.setLong(1, groupId);
             lock.executeQuery().close();

@@ -151,14 +151,12 @@ final class ConsumeSession<T> implements ConsumerSession {
      */
     private boolean settleBindings() {
         List<String> patterns = BindingPatterns.normalize(declared.bindings() == null ? List.of() : declared.bindings());
-        Instant declaredAt = engine.environment().clock().instant();
-        BindingDeclaration declaration = new BindingDeclaration(engine.sql(), engine.diagnostics());
         while (!stopping.get()) {
             BindingDeclaration.Result result;
             try {
                 result = engine.database().inTransaction("declaring the bindings of " + group.describe(),
-                        tx -> declaration.declare(tx, group.streamId(), group.groupId(), group.describe(), patterns,
-                                engine.declarer(), declaredAt, instances.ids()));
+                        tx -> engine.bindings().declare(tx, group.streamId(), group.groupId(), group.describe(),
+                                patterns, instances.ids()));
             } catch (SqlStreamsException failure) {
                 if (isFatal(failure)) {
                     throw failure;

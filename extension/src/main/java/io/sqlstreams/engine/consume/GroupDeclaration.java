@@ -11,7 +11,6 @@ import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.Start;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Engine;
-import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.binding.BindingPatterns;
 import io.sqlstreams.engine.stream.StreamRows;
 import io.sqlstreams.engine.worker.WorkerDeclaration;
@@ -27,13 +26,12 @@ final class GroupDeclaration {
     private final Engine engine;
     private final StreamRows streams;
     private final WorkerDeclaration workers;
-    private final BindingDeclaration bindings;
 
     GroupDeclaration(Engine engine) {
         this.engine = engine;
         this.streams = new StreamRows(engine.sql());
         this.workers = new WorkerDeclaration(engine.sql(), engine.diagnostics(), engine.declarer());
-        this.bindings = new BindingDeclaration(engine.sql(), engine.diagnostics());
+
     }
 
     /** The registered group: its id and its stream's. */
@@ -55,10 +53,8 @@ final class GroupDeclaration {
                     GroupRows.MESSAGE_CONSUMER, document, -1);
             workers.declare(connection, WorkerDeclaration.Owner.CONSUMER_GROUP, groupId, subject,
                     GroupRows.EXCEPTION_CONSUMER, document, -1);
-            if (config.bindings() != null) {
-                bindings.declare(connection, stream.id(), groupId, subject, BindingPatterns.normalize(config.bindings()),
-                        engine.declarer(), engine.environment().clock().instant(), List.of());
-            }
+            engine.bindings().declare(connection, stream.id(), groupId, subject,
+                    BindingPatterns.normalize(config.bindings() == null ? List.of() : config.bindings()), List.of());
             return new RegisteredGroup(stream.id(), stream.name(), groupId, groupName, stream.deliveryLogMode());
         });
     }

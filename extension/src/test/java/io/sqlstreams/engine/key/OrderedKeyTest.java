@@ -1,0 +1,243 @@
+package io.sqlstreams.engine.key;
+
+import static io.sqlstreams.engine.key.OrderedKeyKit.keyed;
+import static io.sqlstreams.engine.key.OrderedKeyKit.retries;
+import static io.sqlstreams.engine.key.OrderedKeyKit.session;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.sqlstreams.Concurrency;
+import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.MessageOptions;
+import io.sqlstreams.Outcome;
+import io.sqlstreams.ProduceItem;
+import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.engine.key.OrderedKeyKit.Keyed;
+import io.sqlstreams.engine.key.OrderedKeyKit.Ledger;
+import io.sqlstreams.testing.PostgresTest;
+
+/**
+ * The ordered policy: a dead predecessor releases its followers, a delayed one keeps them waiting, a per-message
+ * request covers only the messages that ask, a chain inside one range runs under one permit, and a randomised
+ * run over several sessions keeps every key in id order.
+ */
+@PostgresTest
+class OrderedKeyTest extends OrderedKeyKit.RigTest {
+    private static final String GROUP = "ordered";
+
+    /** How the first message of the key ends up dead. */
+    enum Death {
+        /** {@code Outcome.terminal}: dead on its first run. */
+        TERMINAL(1),
+        /** Fails every run: dead once MaxRetries (2) is spent, after the first run and two retries. */
+        RETRIES_EXHAUSTED(3),
+        /** Asks for a delay every run: dead once MaxDelays (2) is spent. */
+        DELAYS_EXHAUSTED(3);
+
+        final int runs;
+
+        Death(int runs) {
+            this.runs = runs;
+        }
+
+        void die() {
+            switch (this) {
+                case TERMINAL -> throw Outcome.terminal("poison");
+                case RETRIES_EXHAUSTED -> throw new IllegalStateException("always fails");
+                default -> throw Outcome.delay(Duration.ofMillis(20));
+            }
+        }
+    }
+
+    /**
+     * Batch limit 1 puts every message in a range of its own (followers wait through the key lease's predecessor
+     * check and the exception path); 10 puts the key in one chain.
+     */
+    @ParameterizedTest(name = "{0}, batchLimit {1}")
+    @CsvSource({"TERMINAL, 1", "TERMINAL, 10", "RETRIES_EXHAUSTED, 1", "RETRIES_EXHAUSTED, 10",
+            "DELAYS_EXHAUSTED, 1", "DELAYS_EXHAUSTED, 10"})
+    void aDeadPredecessorReleasesItsFollowersWhichThenSucceedInOrder(Death death, int batchLimit) throws Exception {
+        List<Long> ids = rig.produceInOrder(List.of(item("k", 1), item("k", 2), item("other", 3), item("k", 4),
+                item("k", 5)));
+        ConsumerConfig config = ConsumerConfig.builder().concurrencyOverride(Concurrency.ORDERED)
+                .exceptionInitialBackoff(Duration.ofMillis(10))
+                .message(MessageOptions.builder().timeout(Duration.ofSeconds(5)).retry(RetryPolicy.builder()
+                        .maxRetries(2).maxDelays(2).baseDelay(Duration.ofMillis(10)).maxDelay(Duration.ofMillis(50))
+                        .build()).build())
+                .build();
+        rig.start(GROUP, config, ledger.handler((payload, run) -> {
+            if (payload.n() == 1) {
+                death.die();
+            }
+        }), session().batchLimit(batchLimit).messageConcurrency(2).build());
+
+        long predecessor = ids.get(0);
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(ledger.succeeded(GROUP)).containsExactlyInAnyOrderElementsOf(ids.subList(1, 5));
+            assertThat(rig.exceptions(GROUP)).containsOnlyKeys(predecessor);
+            assertThat(rig.exceptions(GROUP).get(predecessor)).startsWith("dead/");
+            assertThat(rig.committed(GROUP)).as("dead rows do not hold the cursor").isEqualTo(ids.get(4));
+        });
+        assertThat(ledger.runsOf(GROUP, predecessor)).as("runs of the predecessor").hasSize(death.runs);
+        assertThat(ledger.successOrder(GROUP, "k")).containsExactly(ids.get(1), ids.get(3), ids.get(4));
+        ledger.assertOrdered(GROUP, Set.copyOf(ids.subList(1, 5)), Set.of(predecessor));
+    }
+
+    @ParameterizedTest(name = "batchLimit {0}")
+    @ValueSource(ints = {1, 10})
+    void aDelayKeepsTheFollowersWaitingUntilTheDelayedMessageIsResolved(int batchLimit) throws Exception {
+        List<Long> ids = rig.produceInOrder(List.of(item("k", 1), item("k", 2), item("k", 3)));
+        Set<Long> delayedOnce = ConcurrentHashMap.newKeySet();
+        rig.start(GROUP, retries(3).concurrencyOverride(Concurrency.ORDERED).build(), ledger.handler((payload, run) -> {
+            if (payload.n() == 1 && delayedOnce.add(run.id)) {
+                throw Outcome.delay(Duration.ofMillis(400));
+            }
+        }), session().batchLimit(batchLimit).messageConcurrency(3).build());
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(ledger.succeeded(GROUP)).containsExactlyElementsOf(ids));
+        assertThat(ledger.numbers(GROUP)).as("payloads in run order: the delayed one twice, then its followers")
+                .containsExactly(1L, 1L, 2L, 3L);
+        assertThat(ledger.runsOf(GROUP, ids.get(0)).get(0).result).isEqualTo(Ledger.Result.DELAY);
+        assertThat(rig.log(GROUP, ids.get(0))).startsWith("delayed");
+        assertThat(rig.log(GROUP, ids.get(1))).as("the first follower waited as deferred").contains("deferred")
+                .doesNotContain("failure");
+        ledger.assertOrdered(GROUP, Set.copyOf(ids), Set.of());
+        await().atMost(WAIT).untilAsserted(() -> assertThat(rig.exceptions(GROUP)).isEmpty());
+    }
+
+    @Test
+    void aPerMessagePolicyCoversOnlyTheMessagesThatAskForIt() throws Exception {
+        CountDownLatch bothParallelRunning = new CountDownLatch(2);
+        Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
+        List<Long> ids = rig.produceInOrder(List.of(
+                ProduceItem.of(new Keyed("ord", 1), keyed("ord", Concurrency.ORDERED)),
+                ProduceItem.of(new Keyed("par", 2), keyed("par", null)),
+                ProduceItem.of(new Keyed("ord", 3), keyed("ord", Concurrency.ORDERED)),
+                ProduceItem.of(new Keyed("par", 4), keyed("par", null)),
+                ProduceItem.of(new Keyed("ord", 5), keyed("ord", Concurrency.ORDERED))));
+        rig.start(GROUP, retries(3).build(), ledger.handler((payload, run) -> {
+            if (payload.key().equals("par")) {
+                bothParallelRunning.countDown();
+                assertThat(bothParallelRunning.await(10, TimeUnit.SECONDS)).as("the other parallel message runs too")
+                        .isTrue();
+            } else if (payload.n() == 1 && failedOnce.add(run.id)) {
+                throw new IllegalStateException("first attempt fails");
+            }
+        }), session().batchLimit(10).messageConcurrency(4).build());
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(ledger.succeeded(GROUP)).containsExactlyElementsOf(ids));
+        assertThat(ledger.runsOfKey(GROUP, "par")).extracting(run -> run.policy).containsOnly(Concurrency.PARALLEL);
+        assertThat(ledger.overlaps(GROUP, "par")).as("a keyed message without a policy may overlap").hasSize(1);
+        assertThat(ledger.runsOfKey(GROUP, "ord")).extracting(run -> run.policy).containsOnly(Concurrency.ORDERED);
+        assertThat(ledger.successOrder(GROUP, "ord")).containsExactly(ids.get(0), ids.get(2), ids.get(4));
+        assertThat(ledger.overlaps(GROUP, "ord")).isEmpty();
+        assertThat(ledger.runsAheadOfPredecessors(GROUP, "ord", Set.of())).isEmpty();
+        assertThat(rig.log(GROUP, ids.get(2))).as("the ordered follower waited").contains("deferred");
+        assertThat(rig.log(GROUP, ids.get(1))).as("the parallel messages never waited").isEmpty();
+        assertThat(rig.log(GROUP, ids.get(3))).isEmpty();
+    }
+
+    @Test
+    void aChainInsideOneRangeRunsInOrderUnderOnePermitWhileAnotherKeysChainRuns() throws Exception {
+        CyclicBarrier firstOfEachKey = new CyclicBarrier(2);
+        List<ProduceItem<Keyed>> items = new ArrayList<>();
+        for (int n = 1; n <= 10; n++) {
+            items.add(item(n % 2 == 1 ? "a" : "b", n));
+        }
+        items.add(ProduceItem.of(new Keyed(null, 11)));
+        List<Long> ids = rig.produceInOrder(items);
+        ConsumerSession session = rig.start(GROUP, retries(3).concurrencyOverride(Concurrency.ORDERED).build(),
+                ledger.handler((payload, run) -> {
+                    if (payload.n() <= 2) {
+                        firstOfEachKey.await(10, TimeUnit.SECONDS);
+                    }
+                }), session().batchLimit(11).messageConcurrency(2).build());
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(ledger.succeeded(GROUP)).containsExactlyElementsOf(ids));
+        assertThat(session.counters().claimed()).as("each message claimed once").isEqualTo(11);
+        assertThat(ledger.successOrder(GROUP, "a")).containsExactly(ids.get(0), ids.get(2), ids.get(4), ids.get(6),
+                ids.get(8));
+        assertThat(ledger.successOrder(GROUP, "b")).containsExactly(ids.get(1), ids.get(3), ids.get(5), ids.get(7),
+                ids.get(9));
+        assertThat(ledger.overlaps(GROUP, "a")).isEmpty();
+        assertThat(ledger.overlaps(GROUP, "b")).isEmpty();
+        Ledger.Run keyless = ledger.runsOf(GROUP, ids.get(10)).get(0);
+        long firstChainDone = Math.min(ledger.runsOf(GROUP, ids.get(8)).get(0).ended,
+                ledger.runsOf(GROUP, ids.get(9)).get(0).ended);
+        assertThat(keyless.started).as("the keyless message waited for a whole chain to give its permit back")
+                .isGreaterThan(firstChainDone);
+        assertThat(ledger.runs(GROUP)).as("every run was a first attempt").allMatch(run -> run.attempt == 1);
+        assertThat(rig.exceptions(GROUP)).as("an uninterrupted chain needs no exception path").isEmpty();
+        assertThat(rig.logged(GROUP, "deferred")).isZero();
+    }
+
+    @Test
+    void randomisedFailuresAndDelaysKeepEveryKeyInIdOrderAcrossSessions() throws Exception {
+        int keys = 20;
+        int messages = 600;
+        Random random = new Random(20240611);
+        Set<Long> failFirst = new TreeSet<>();
+        Set<Long> delayOnce = new TreeSet<>();
+        List<ProduceItem<Keyed>> items = new ArrayList<>();
+        for (long n = 1; n <= messages; n++) {
+            String key = "k" + random.nextInt(keys);
+            items.add(ProduceItem.of(new Keyed(key, n), keyed(key, Concurrency.ORDERED)));
+            double draw = random.nextDouble();
+            if (draw < 0.10) {
+                failFirst.add(n);
+            } else if (draw < 0.15) {
+                delayOnce.add(n);
+            }
+        }
+        Set<Long> failed = ConcurrentHashMap.newKeySet();
+        Set<Long> delayed = ConcurrentHashMap.newKeySet();
+        for (int i = 0; i < 3; i++) {
+            rig.start(GROUP, retries(5).build(), ledger.handler((payload, run) -> {
+                if (failFirst.contains(payload.n()) && failed.add(payload.n())) {
+                    throw new IllegalStateException("first attempt of " + payload.n() + " fails");
+                }
+                if (delayOnce.contains(payload.n()) && delayed.add(payload.n())) {
+                    throw Outcome.delay(Duration.ofMillis(30));
+                }
+            }), session().batchLimit(8).messageConcurrency(4).build());
+        }
+        List<Long> ids = new ArrayList<>();
+        for (int from = 0; from < messages; from += 50) {
+            ids.addAll(rig.produceBatch(items.subList(from, from + 50)));
+        }
+
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
+                assertThat(ledger.succeeded(GROUP)).hasSize(messages));
+        ledger.assertOrdered(GROUP, Set.copyOf(ids), Set.of());
+        Map<Long, Long> runsPerPayload = new java.util.TreeMap<>();
+        ledger.runs(GROUP).forEach(run -> runsPerPayload.merge(run.n, 1L, Long::sum));
+        runsPerPayload.forEach((n, count) -> assertThat(count).as("runs of payload %d", n)
+                .isEqualTo(1L + (failFirst.contains(n) ? 1 : 0) + (delayOnce.contains(n) ? 1 : 0)));
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(rig.exceptions(GROUP)).isEmpty();
+            assertThat(rig.committed(GROUP)).isEqualTo(rig.head());
+        });
+    }
+
+    private static ProduceItem<Keyed> item(String key, long n) {
+        return ProduceItem.of(new Keyed(key, n), keyed(key, null));
+    }
+}
