@@ -47,4 +47,10 @@ public interface SqlStreams {
 
     /** Every registered stream, ordered by name; empty before anything was registered. */
     List<Stream> streams();
+
+    /**
+     * Every consumer group's effective routing binding set, plus the changed sets still waiting for a group's
+     * live instances to stop, ordered by stream then group. Groups reading the whole stream do not appear.
+     */
+    List<Binding> bindings();
 }

@@ -1,10 +1,15 @@
 package io.sqlstreams.engine;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
 import javax.sql.DataSource;
 
+import io.sqlstreams.Binding;
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.Stream;
@@ -61,5 +66,27 @@ public final class EngineClient implements SqlStreams {
         }
         StreamRows rows = new StreamRows(engine.sql());
         return engine.database().autoCommit("listing streams", rows::all);
+    }
+
+    @Override
+    public List<Binding> bindings() {
+        if (!engine.migrator().installed()) {
+            return List.of();
+        }
+        return engine.database().autoCommit("listing bindings", connection -> {
+            List<Binding> bindings = new ArrayList<>();
+            for (Stream stream : new StreamRows(engine.sql()).all(connection)) {
+                try (PreparedStatement query = connection.prepareStatement(
+                        engine.sql().forStream("bindings_of_stream", stream.id()));
+                     ResultSet row = query.executeQuery()) {
+                    while (row.next()) {
+                        bindings.add(new Binding(stream.name(), row.getString(1), row.getString(2),
+                                Arrays.asList((String[]) row.getArray(3).getArray()), row.getString(4),
+                                row.getTimestamp(5).toInstant(), row.getTimestamp(6).toInstant()));
+                    }
+                }
+            }
+            return bindings;
+        });
     }
 }

@@ -84,3 +84,24 @@ FROM {schema}.binding_config_log_{id} l
 WHERE l.consumer_group_id = ? AND l.status = 'installed'
 ORDER BY l.id DESC
 LIMIT 1
+
+-- name: bindings_of_stream
+-- Every group's effective binding set (groups reading the whole stream left out), plus each declarer's newest
+-- waiting set that is still blocked (declared after the group's newest install).
+WITH installed AS (
+    SELECT DISTINCT ON (consumer_group_id) *
+    FROM {schema}.binding_config_log_{id}
+    WHERE status = 'installed'
+    ORDER BY consumer_group_id, id DESC
+),
+waiting AS (
+    SELECT DISTINCT ON (l.consumer_group_id, l.declared_by) l.*
+    FROM {schema}.binding_config_log_{id} l
+    WHERE l.status = 'waiting'
+      AND l.id > coalesce((SELECT i.id FROM installed i WHERE i.consumer_group_id = l.consumer_group_id), 0)
+    ORDER BY l.consumer_group_id, l.declared_by, l.id DESC
+)
+SELECT g.name, b.status, b.patterns, b.declared_by, b.declared_at, b.attempted_at
+FROM (SELECT * FROM installed WHERE cardinality(patterns) > 0 UNION ALL SELECT * FROM waiting) b
+JOIN {schema}.consumer_group_config g ON g.id = b.consumer_group_id
+ORDER BY g.name, b.status, b.id

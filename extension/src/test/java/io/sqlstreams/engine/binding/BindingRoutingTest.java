@@ -1,6 +1,7 @@
 package io.sqlstreams.engine.binding;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.Binding;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerInstance;
@@ -89,6 +91,10 @@ class BindingRoutingTest extends EngineTestBase {
                 assertThat(binding.patterns()).containsExactly("eu.*"));
         assertThat(new Sql(database).count("SELECT count(*) FROM {s}.binding_config_log_" + streamId(stream)
                 + " WHERE status = 'waiting'")).isEqualTo(1);
+        assertThat(client.bindings()).filteredOn(binding -> binding.stream().equals("routing.change"))
+                .extracting(Binding::consumerGroup, Binding::status, Binding::patterns)
+                .containsExactly(tuple("billing", "installed", List.of("eu.*")),
+                        tuple("billing", "waiting", List.of("us.*")));
 
         try (Producer<Routed> producer = stream.producer().register()) {
             producer.produceBatch(List.of(
