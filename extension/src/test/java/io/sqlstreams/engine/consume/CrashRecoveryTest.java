@@ -25,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -45,8 +44,6 @@ import io.sqlstreams.engine.consume.DeliveryTables.ExceptionRow;
 import io.sqlstreams.engine.consume.DeliveryTables.Lease;
 import io.sqlstreams.engine.consume.DeliveryTables.LogRow;
 import io.sqlstreams.testing.PostgresTest;
-import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
 
 /**
  * Crash recovery with real crashes: a consumer JVM ({@link CrashingConsumerMain}) is killed with SIGKILL while
@@ -55,28 +52,15 @@ import io.sqlstreams.testing.TestDatabase;
  * finished and gives the rest back.
  */
 @PostgresTest
-class CrashRecoveryTest {
+class CrashRecoveryTest extends DeliveryTestBase {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
     private static final String QUARANTINED = "quarantined: range reclaimed too many times";
 
-    private TestDatabase database;
-    private RecordingLogger logger;
-    private EngineClient client;
-    private final DeliveryLedger ledger = new DeliveryLedger();
-    private final List<ConsumerSession> sessions = new ArrayList<>();
     private final List<Child> children = new ArrayList<>();
 
-    @BeforeEach
-    void setUp(TestDatabase database) {
-        this.database = database;
-        logger = new RecordingLogger();
-        client = EngineFixtures.client(database, logger);
-    }
-
     @AfterEach
-    void cleanUp() {
+    void killChildren() {
         children.forEach(Child::kill);
-        sessions.forEach(ConsumerSession::close);
     }
 
     @Test

@@ -20,8 +20,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.ConsumerConfig;
@@ -33,8 +31,6 @@ import io.sqlstreams.engine.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.testing.PostgresTest;
-import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
 
 /**
  * The snapshot fence under out-of-order commits: message ids are drawn when a producer inserts, so a later id
@@ -43,29 +39,12 @@ import io.sqlstreams.testing.TestDatabase;
  * rolled-back ids and check every committed id reaches a handler and nothing else does.
  */
 @PostgresTest
-class DeliveryFenceTest {
+class DeliveryFenceTest extends DeliveryTestBase {
     private static final int PRODUCERS = 8;
     private static final Duration PRODUCING = Duration.ofSeconds(10);
     private static final Duration MAX_STALL = Duration.ofSeconds(2);
     private static final ConsumerConfig DECLARATION = quickRetries(3, Duration.ofSeconds(5));
 
-    private TestDatabase database;
-    private RecordingLogger logger;
-    private EngineClient client;
-    private final DeliveryLedger ledger = new DeliveryLedger();
-    private final List<ConsumerSession> sessions = new ArrayList<>();
-
-    @BeforeEach
-    void setUp(TestDatabase database) {
-        this.database = database;
-        logger = new RecordingLogger();
-        client = EngineFixtures.client(database, logger);
-    }
-
-    @AfterEach
-    void closeSessions() {
-        sessions.forEach(ConsumerSession::close);
-    }
 
     @Test
     void outOfOrderCommitsAndRollbacksLoseNothingAndInventNothing() throws Exception {

@@ -17,8 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.Concurrency;
@@ -43,15 +41,13 @@ import io.sqlstreams.engine.consume.DeliveryLedger.Result;
 import io.sqlstreams.engine.consume.DeliveryTables.ExceptionRow;
 import io.sqlstreams.engine.consume.DeliveryTables.LogRow;
 import io.sqlstreams.testing.PostgresTest;
-import io.sqlstreams.testing.RecordingLogger;
-import io.sqlstreams.testing.TestDatabase;
 
 /**
  * What a consume session does with each outcome a handler can have, checked twice: against the test's own
  * ledger of handler runs and against the group's exception queue, delivery log and cursor.
  */
 @PostgresTest
-class DeliveryOutcomesTest {
+class DeliveryOutcomesTest extends DeliveryTestBase {
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
     /** The same stream name read at another schema version. */
@@ -59,23 +55,6 @@ class DeliveryOutcomesTest {
     public record NumberedV2(String label) {
     }
 
-    private TestDatabase database;
-    private RecordingLogger logger;
-    private EngineClient client;
-    private final DeliveryLedger ledger = new DeliveryLedger();
-    private final List<ConsumerSession> sessions = new ArrayList<>();
-
-    @BeforeEach
-    void setUp(TestDatabase database) {
-        this.database = database;
-        logger = new RecordingLogger();
-        client = EngineFixtures.client(database, logger);
-    }
-
-    @AfterEach
-    void closeSessions() {
-        sessions.forEach(ConsumerSession::close);
-    }
 
     @Test
     void threeSessionsOfOneGroupHandleEveryMessageExactlyOnce() {
