@@ -106,7 +106,8 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 "  --smoke        one short repetition at tiny sizes: checks the harness, measures nothing",
                 "  --out          results directory (default " + RESULTS + "; smoke " + SMOKE_RESULTS
                         + ", under the repository root)",
-                "  --messages     drain: messages pre-filled and drained (default 1000000; smoke 20000)",
+                "  --messages     drain: messages pre-filled and drained (default 1000000; smoke 20000);"
+                        + " keys: per key count (default 100000; smoke 2000)",
                 "  --competitor-messages  drain: no-op tasks per db-scheduler / JobRunr drain (default 50000;"
                         + " smoke 1000)",
                 "  --rates        sustained: the ladder in msg/s (default 5000,10000,20000,40000; smoke 500)",

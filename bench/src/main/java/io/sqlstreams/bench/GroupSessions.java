@@ -35,19 +35,34 @@ final class GroupSessions implements AutoCloseable {
 
     /** Declares {@code group} on {@code stream} (defaults) through the first client; starts no session. */
     static void declare(SqlStreams client, String stream, String group) {
-        client.stream(stream, BenchPayload.class).consumer(group).register(ConsumerConfig.defaults());
+        declare(client, stream, group, ConsumerConfig.defaults());
+    }
+
+    /** Declares {@code group} on {@code stream} with {@code config} through the first client; starts no session. */
+    static void declare(SqlStreams client, String stream, String group, ConsumerConfig config) {
+        client.stream(stream, BenchPayload.class).consumer(group).register(config);
     }
 
     /** Starts one session of {@code group} through each of {@code clients}, in order, each awaited. */
     static GroupSessions start(List<SqlStreams> clients, String stream, String group,
                                MessageHandler<BenchPayload> handler, ConsumeOptions options)
             throws InterruptedException {
+        return start(clients, stream, group, handler, options, ConsumerConfig.defaults());
+    }
+
+    /**
+     * As {@link #start(List, String, String, MessageHandler, ConsumeOptions)}, each session declaring the group
+     * with {@code config} (the newest declaration wins, so every session must declare the same).
+     */
+    static GroupSessions start(List<SqlStreams> clients, String stream, String group,
+                               MessageHandler<BenchPayload> handler, ConsumeOptions options, ConsumerConfig config)
+            throws InterruptedException {
         List<ConsumerSession> sessions = new ArrayList<>();
         long first = 0;
         try {
             for (SqlStreams client : clients) {
                 ConsumerInstance<BenchPayload> instance = client.stream(stream, BenchPayload.class).consumer(group)
-                        .register(ConsumerConfig.defaults());
+                        .register(config);
                 ConsumerSession session = instance.start(handler, options);
                 sessions.add(session);
                 if (!session.awaitStarted(START_TIMEOUT)) {

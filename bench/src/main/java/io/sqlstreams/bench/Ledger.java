@@ -15,9 +15,23 @@ import java.util.Arrays;
  * @param duplicates   produce results marked duplicate, ids acknowledged twice, ids stored twice, rows read twice
  * @param delivered    rows the reader consumed; null for a measurement without a reader
  * @param undelivered  stored rows the reader never consumed; null for a measurement without a reader
+ * @param violations   broken delivery promises the measurement checks on top (the {@code keys} scenario: per-key
+ *                     order violations, overlapping runs of one key, ids handled successfully twice); null when
+ *                     none are checked. A ledger with violations fails.
  */
 record Ledger(long acknowledged, long stored, long distinct, long lost, long unexpected, long duplicates,
-              Long delivered, Long undelivered) {
+              Long delivered, Long undelivered, Long violations) {
+
+    Ledger(long acknowledged, long stored, long distinct, long lost, long unexpected, long duplicates,
+           Long delivered, Long undelivered) {
+        this(acknowledged, stored, distinct, lost, unexpected, duplicates, delivered, undelivered, null);
+    }
+
+    /** This ledger with {@code violations} broken promises counted against it. */
+    Ledger withViolations(long violations) {
+        return new Ledger(acknowledged, stored, distinct, lost, unexpected, duplicates, delivered, undelivered,
+                violations);
+    }
 
     /** A ledger by counts alone, for writers that are not told their ids. */
     static Ledger ofCounts(long acknowledged, LedgerQueries.RowCount rows) {
@@ -70,7 +84,7 @@ record Ledger(long acknowledged, long stored, long distinct, long lost, long une
 
     boolean passed() {
         return lost == 0 && unexpected == 0 && stored == distinct && acknowledged == distinct
-                && (undelivered == null || undelivered == 0);
+                && (undelivered == null || undelivered == 0) && (violations == null || violations == 0);
     }
 
     private static long[] distinct(long[] ascending) {

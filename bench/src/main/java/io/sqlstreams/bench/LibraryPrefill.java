@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
 
 import io.sqlstreams.ProduceItem;
+import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
 
@@ -23,6 +25,15 @@ final class LibraryPrefill {
     }
 
     static Filled fill(BenchStream stream, long messages) throws Exception {
+        return fill(stream, messages, null);
+    }
+
+    /**
+     * As {@link #fill(BenchStream, long)}, message {@code i} (0-based) produced with {@code options.apply(i)}.
+     *
+     * @param options the produce options of each message, by its index; null for none
+     */
+    static Filled fill(BenchStream stream, long messages, LongFunction<ProduceOptions> options) throws Exception {
         AtomicLong next = new AtomicLong();
         List<CallerLog> logs;
         double seconds;
@@ -37,7 +48,8 @@ final class LibraryPrefill {
                     int size = (int) Math.min(BATCH, messages - from);
                     List<ProduceItem<BenchPayload>> items = new ArrayList<>(size);
                     for (int i = 0; i < size; i++) {
-                        items.add(ProduceItem.of(BenchPayload.next(from + i)));
+                        items.add(options == null ? ProduceItem.of(BenchPayload.next(from + i))
+                                : ProduceItem.of(BenchPayload.next(from + i), options.apply(from + i)));
                     }
                     long before = System.nanoTime();
                     List<ProduceResult> results = producer.produceBatch(items);

@@ -14,7 +14,13 @@ enum Metric {
     /** How much a consumer group's backlog (head − committed) grew over a step, in messages. */
     BACKLOG_GROWTH("backlog growth", "%,.0f"),
     /** 1 when a step met its pass criteria, else 0; its median over the repetitions. */
-    PASSED("passed", "%.0f");
+    PASSED("passed", "%.0f"),
+    /** Successes of a lower id after a higher id of the same key (the {@code keys} scenario, ordered). */
+    ORDER_VIOLATIONS("order violations", "%,.0f"),
+    /** Handler entries while another message of the same key was running (the {@code keys} scenario). */
+    OVERLAPS("overlaps", "%,.0f"),
+    /** Message ids handled successfully more than once (the {@code keys} scenario). */
+    DOUBLE_RUNS("double runs", "%,.0f");
 
     private final String heading;
     private final String pattern;

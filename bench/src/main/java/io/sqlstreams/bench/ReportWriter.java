@@ -126,7 +126,10 @@ final class ReportWriter {
                 .append(ledgers.size()).append(" checks: lost = ").append(sum(ledgers, Ledger::lost))
                 .append(", unexpected = ").append(sum(ledgers, Ledger::unexpected))
                 .append(", undelivered = ").append(sum(ledgers, l -> l.undelivered() == null ? 0 : l.undelivered()))
-                .append(", duplicates = ").append(sum(ledgers, Ledger::duplicates)).append("\n\n");
+                .append(", duplicates = ").append(sum(ledgers, Ledger::duplicates))
+                .append(ledgers.stream().anyMatch(l -> l.violations() != null)
+                        ? ", violations = " + sum(ledgers, l -> l.violations() == null ? 0 : l.violations()) : "")
+                .append("\n\n");
         row(out, List.of("measurement", "rep", "acknowledged", "stored", "distinct ids", "delivered", "undelivered",
                 "lost", "unexpected", "duplicates", "ok"));
         row(out, List.of("---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---"));

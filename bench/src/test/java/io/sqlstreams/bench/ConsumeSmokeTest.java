@@ -65,6 +65,20 @@ class ConsumeSmokeTest {
         }
     }
 
+    @Test
+    void keysSmokeRunReportsEveryPolicyAndKeyCountWithoutViolations() throws Exception {
+        long messages = KeysScenario.SMOKE_MESSAGES;
+        String text = run("keys");
+
+        assertThat(text).contains("| " + KeysScenario.unkeyedLabel(messages) + " |");
+        for (var policy : KeysScenario.POLICIES) {
+            for (int keys : KeysScenario.SMOKE_KEYS) {
+                assertThat(text).contains("| " + KeysScenario.label(policy, keys, messages) + " |");
+            }
+        }
+        assertThat(text).contains(", violations = 0\n");
+    }
+
     /** Runs {@code scenario} in smoke mode with short baselines; returns its report after the common checks. */
     private static String run(String scenario, String... extra) throws Exception {
         Path report = OUT.resolve(LocalDate.now() + "-" + scenario + ".md");

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.DeliveryLogMode;
 import io.sqlstreams.MessageOptions;
@@ -35,21 +36,22 @@ final class ExceptionConsumer<T> {
     private final RangeReader reader;
     private final KeyedRunner<T> runner;
     private final SessionCounterSet counters;
-    private final Runnable afterHandBack;
+    private final Runnable moveCommitted;
 
     /**
-     * @param afterHandBack run after a pass handed rows back because their key was busy: moving the committed
-     *                      cursor at once is what usually frees an ordered follower
+     * @param moveCommitted run after a pass that handed rows back because their key was busy or that resolved
+     *                      an ordered message: moving the committed cursor at once is what frees the next
+     *                      message of the key, instead of waiting for the periodic advance
      */
     ExceptionConsumer(Engine engine, RegisteredGroup group, int schemaVersion, RangeReader reader,
-                      KeyedRunner<T> runner, SessionCounterSet counters, Runnable afterHandBack) {
+                      KeyedRunner<T> runner, SessionCounterSet counters, Runnable moveCommitted) {
         this.engine = engine;
         this.group = group;
         this.schemaVersion = schemaVersion;
         this.reader = reader;
         this.runner = runner;
         this.counters = counters;
-        this.afterHandBack = afterHandBack;
+        this.moveCommitted = moveCommitted;
     }
 
     /**
@@ -64,6 +66,7 @@ final class ExceptionConsumer<T> {
         List<Row> rows = engine.database().autoCommit("claiming exceptions of " + group.describe(),
                 connection -> claim(connection, limit, budget, leaseDuration, config));
         int ran = 0;
+        boolean orderedResolved = false;
         for (Row row : rows) {
             if (stop.stopping()) {
                 surrender(row);
@@ -77,10 +80,11 @@ final class ExceptionConsumer<T> {
             }
             if (runAndRecord(row, grace)) {
                 ran++;
+                orderedResolved |= row.delivery().options().concurrency() == Concurrency.ORDERED;
             }
         }
-        if (ran < rows.size()) {
-            afterHandBack.run();
+        if (ran < rows.size() || orderedResolved) {
+            moveCommitted.run();
         }
         return ran;
     }
