@@ -91,8 +91,8 @@ final class CursorBaseline {
         }
     }
 
-    /** One reader transaction; returns the rows it consumed. */
-    private static int readOnce(Connection connection, PreparedStatement lock, PreparedStatement next,
+    /** One reader transaction: lock the cursor, read the next rows above it, advance it, commit; returns the rows read. */
+    static int readOnce(Connection connection, PreparedStatement lock, PreparedStatement next,
                                 PreparedStatement advance) throws SQLException {
         long position;
         try (ResultSet row = lock.executeQuery()) {

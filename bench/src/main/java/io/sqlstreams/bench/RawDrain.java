@@ -2,7 +2,6 @@ package io.sqlstreams.bench;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -94,25 +93,7 @@ final class RawDrain implements AutoCloseable {
             connection.setAutoCommit(false);
             started = System.nanoTime();
             while (true) {
-                long position;
-                try (ResultSet row = lock.executeQuery()) {
-                    row.next();
-                    position = row.getLong(1);
-                }
-                int read = 0;
-                next.setLong(1, position);
-                try (ResultSet found = next.executeQuery()) {
-                    while (found.next()) {
-                        position = found.getLong(1);
-                        found.getString(2); // taken off the wire like a consumer would, then dropped
-                        read++;
-                    }
-                }
-                if (read > 0) {
-                    advance.setLong(1, position);
-                    advance.executeUpdate();
-                }
-                connection.commit();
+                int read = CursorBaseline.readOnce(connection, lock, next, advance);
                 if (read == 0) {
                     break;
                 }
