@@ -38,12 +38,6 @@ final class KeysScenario implements Scenario {
     static final ConsumeOptions CONSUME = ConsumeOptions.builder().batchLimit(1000).queueSize(2000)
             .messageConcurrency(8).build();
 
-    /**
-     * The keyed groups' exceptionInitialBackoff: a message whose key is busy is deferred to the exception path, and
-     * with the default (5 s) an ordered drain of one key across two sessions crawls (see README).
-     */
-    static final Duration KEYED_BACKOFF = Duration.ofMillis(100);
-
     private final AtomicInteger groups = new AtomicInteger();
 
     static String label(Concurrency policy, int keys, long messages) {
@@ -165,7 +159,7 @@ final class KeysScenario implements Scenario {
             }
         };
         ConsumerConfig config = policy == null ? ConsumerConfig.defaults()
-                : ConsumerConfig.builder().concurrencyOverride(policy).exceptionInitialBackoff(KEYED_BACKOFF).build();
+                : ConsumerConfig.builder().concurrencyOverride(policy).build();
         GroupSessions.declare(clients.get(0), stream.name(), group, config);
         double seconds;
         try (GroupSessions sessions = GroupSessions.start(clients, stream.name(), group, handler, CONSUME, config)) {

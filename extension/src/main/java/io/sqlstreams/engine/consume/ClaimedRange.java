@@ -18,6 +18,7 @@ final class ClaimedRange {
     private final Map<Long, DeliveryOutcome> outcomes = new LinkedHashMap<>();
     private int started;
     private boolean stale;
+    private int keyLeasesHeld;
 
     ClaimedRange(String token, long low, long high, Instant leaseDeadline, List<Delivery> deliveries) {
         this.token = token;
@@ -67,6 +68,16 @@ final class ClaimedRange {
 
     synchronized boolean neverStarted() {
         return started == 0;
+    }
+
+    /** Counts key leases its chains took (positive) or gave back early (negative) under its token. */
+    synchronized void keyLeasesChanged(int by) {
+        keyLeasesHeld += by;
+    }
+
+    /** The key leases its commit should find and give back. */
+    synchronized int keyLeasesHeld() {
+        return keyLeasesHeld;
     }
 
     /** Records an outcome; true when it was the last one the range was waiting for. */

@@ -2,10 +2,9 @@ package io.sqlstreams.engine.consume;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
@@ -28,7 +27,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 import io.sqlstreams.Code;
-import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerSession;
@@ -62,13 +60,16 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final FreshClaimer claimer;
     private final RangeRecorder recorder;
     private final ExceptionConsumer<T> exceptions;
+    private final HandlerRunner<T> handlers;
     private final KeyedRunner<T> keyed;
+    private final KeyLeases keyLeases;
+    private final KeyChainGate gate;
     private final WorkerInstances instances;
     private final CursorAdvancer advancer;
     private final ScheduledExecutorService timer;
     private final ScheduledExecutorService upkeep;
     private final ExecutorService recorderThread;
-    private final BlockingQueue<Queued> queue = new LinkedBlockingQueue<>();
+    private final BlockingQueue<DispatchUnit> queue = new LinkedBlockingQueue<>();
     private final Semaphore room;
     private final Semaphore permits;
     private final AtomicInteger overdraft = new AtomicInteger();
@@ -99,11 +100,26 @@ final class ConsumeSession<T> implements ConsumerSession {
         this.recorderThread = Executors.newSingleThreadExecutor(engine.environment().threadFactory());
         RangeReader reader = new RangeReader(engine, group, schemaVersion);
         this.claimer = new FreshClaimer(engine, group, schemaVersion, reader, counters);
-        this.recorder = new RangeRecorder(engine, group, counters);
-        HandlerRunner<T> runner = new HandlerRunner<>(engine, group, payloadType, handler, handlerExecutor, timer,
+
+        this.handlers = new HandlerRunner<>(engine, group, payloadType, handler, handlerExecutor, timer,
                 options.resolvedTimeoutGrace(), counters);
-        this.keyed = new KeyedRunner<>(runner, new KeyLeases(engine, group), options.resolvedTimeoutGrace(),
+        this.keyLeases = new KeyLeases(engine, group);
+        this.recorder = new RangeRecorder(engine, group, counters, keyLeases);
+        this.keyed = new KeyedRunner<>(handlers, keyLeases, options.resolvedTimeoutGrace(),
                 options.resolvedRecordMargin());
+        this.gate = new KeyChainGate(keyLeases, engine.environment().clock(), options.resolvedTimeoutGrace(),
+                options.resolvedRecordMargin(), Executors.newSingleThreadScheduledExecutor(
+                        engine.environment().threadFactory()), new KeyChainGate.Outlet() {
+                    @Override
+                    public void admitted(DispatchUnit chain) {
+                        queue.add(chain);
+                    }
+
+                    @Override
+                    public void refused(DispatchUnit chain, String reason) {
+                        deferUnrun(chain, reason);
+                    }
+                });
         this.exceptions = new ExceptionConsumer<>(engine, group, schemaVersion, reader, keyed, counters,
                 this::advanceCursor);
         this.instances = new WorkerInstances(engine, group);
@@ -242,47 +258,38 @@ final class ConsumeSession<T> implements ConsumerSession {
             recorderThread.execute(() -> commit(range));
             return;
         }
-        for (List<Delivery> chain : chains(range.deliveries())) {
-            queue.add(new Queued(range, chain));
+        List<DispatchUnit> units = DispatchUnit.of(range);
+        List<DispatchUnit> chains = units.stream().filter(DispatchUnit::chain).toList();
+        Set<DispatchUnit> admitted = Collections.newSetFromMap(new IdentityHashMap<>());
+        if (!chains.isEmpty()) {
+            admitted.addAll(gate.admit(range, chains));
+        }
+        for (DispatchUnit unit : units) {
+            if (!unit.chain() || admitted.contains(unit)) {
+                queue.add(unit);
+            }
         }
     }
 
-    /**
-     * The dispatch units of a range, in id order: every ordered message of one key forms one chain that runs
-     * message after message under a single permit; any other message is a unit of its own.
-     */
-    private static List<List<Delivery>> chains(List<Delivery> deliveries) {
-        List<List<Delivery>> units = new ArrayList<>();
-        Map<String, List<Delivery>> ordered = new HashMap<>();
-        for (Delivery delivery : deliveries) {
-            if (KeyLeases.needed(delivery) && delivery.options().concurrency() == Concurrency.ORDERED) {
-                List<Delivery> chain = ordered.get(delivery.messageKey());
-                if (chain != null) {
-                    chain.add(delivery);
-                    continue;
-                }
-                chain = new ArrayList<>();
-                chain.add(delivery);
-                ordered.put(delivery.messageKey(), chain);
-                units.add(chain);
-            } else {
-                units.add(List.of(delivery));
-            }
+    /** A chain the gate refused: its messages are deferred without running and their room given back. */
+    private void deferUnrun(DispatchUnit chain, String reason) {
+        for (Delivery delivery : chain.deliveries()) {
+            returnRoom();
+            record(chain.range(), delivery, new DeliveryOutcome.Deferred(reason));
         }
-        return units;
     }
 
     private void dispatchLoop() {
         Duration grace = options.resolvedTimeoutGrace();
         Duration recordMargin = options.resolvedRecordMargin();
         while (!stopping.get()) {
-            Queued next;
+            DispatchUnit next;
             try {
                 next = queue.poll(DISPATCH_POLL.toNanos(), TimeUnit.NANOSECONDS);
                 if (next == null) {
                     continue;
                 }
-                next.chain().forEach(delivery -> returnRoom());
+                next.deliveries().forEach(delivery -> returnRoom());
                 if (next.range().stale()) {
                     continue;
                 }
@@ -304,17 +311,22 @@ final class ConsumeSession<T> implements ConsumerSession {
         }
     }
 
-    private void dispatch(Queued next, Duration grace, Duration recordMargin) {
-        runChain(next.range(), next.chain(), 0, grace, recordMargin).whenComplete((done, failure) -> permits.release());
+    private void dispatch(DispatchUnit next, Duration grace, Duration recordMargin) {
+        runUnit(next, 0, grace, recordMargin).whenComplete((done, failure) -> permits.release());
     }
 
     /**
-     * Runs {@code chain} from {@code index} on: each message once the previous one succeeded or went dead; after
-     * a failure, delay or deferral the rest of the chain is deferred without running.
+     * Runs a unit from {@code index} on, message after message. In an ordered chain a message runs once the
+     * previous one succeeded, went dead or was superseded; after a failure, delay or deferral the rest of the
+     * chain is deferred without running. An exclusive chain runs every message whatever the previous outcome.
      */
-    private CompletableFuture<Void> runChain(ClaimedRange range, List<Delivery> chain, int index, Duration grace,
-                                             Duration recordMargin) {
+    private CompletableFuture<Void> runUnit(DispatchUnit unit, int index, Duration grace, Duration recordMargin) {
+        List<Delivery> chain = unit.deliveries();
+        ClaimedRange range = unit.range();
         if (index == chain.size()) {
+            if (unit.chain()) {
+                gate.finished(unit);
+            }
             return CompletableFuture.completedFuture(null);
         }
         Delivery delivery = chain.get(index);
@@ -330,11 +342,13 @@ final class ConsumeSession<T> implements ConsumerSession {
         if (!range.start()) {
             return CompletableFuture.completedFuture(null);
         }
-        return keyed.run(delivery, range.low(), range.high()).thenCompose(outcome -> {
+        CompletableFuture<DeliveryOutcome> run = unit.chain() ? handlers.run(delivery) : keyed.run(delivery);
+        return run.thenCompose(outcome -> {
             record(range, delivery, outcome);
-            if (letsTheChainContinue(outcome)) {
-                return runChain(range, chain, index + 1, grace, recordMargin);
+            if (unit.kind() != DispatchUnit.Kind.ORDERED_CHAIN || letsTheChainContinue(outcome)) {
+                return runUnit(unit, index + 1, grace, recordMargin);
             }
+            gate.finished(unit);
             for (Delivery follower : chain.subList(index + 1, chain.size())) {
                 record(range, follower, new DeliveryOutcome.Deferred(
                         "an earlier message of the key in the same range did not succeed"));
@@ -363,6 +377,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         try {
             recorder.commit(range, config.current());
             openRanges.remove(range);
+            gate.nudge();
         } catch (SqlStreamsException commitFailure) {
             failedCommits.add(range);
             engine.diagnostics().logger().log(System.Logger.Level.WARNING, "commit of " + range.describe() + " of "
@@ -481,11 +496,13 @@ final class ConsumeSession<T> implements ConsumerSession {
         Instant deadline = engine.environment().clock().instant().plus(timeout);
         try {
             joinLoops(deadline);
+            gate.close();
             drainInFlight(deadline, timeout);
             settle();
             upkeep.shutdownNow();
             advanceCursor();
         } finally {
+            gate.close();
             upkeep.shutdownNow();
             timer.shutdownNow();
             instances.release();
@@ -570,6 +587,4 @@ final class ConsumeSession<T> implements ConsumerSession {
         }
     }
 
-    private record Queued(ClaimedRange range, List<Delivery> chain) {
-    }
 }

@@ -94,7 +94,7 @@ final class ExceptionConsumer<T> {
         DeliveryOutcome outcome;
         Duration bound = row.delivery().options().timeout().plus(grace).plus(OUTCOME_SLACK);
         try {
-            outcome = runner.run(row.delivery(), 0, 0).get(bound.toNanos(), TimeUnit.NANOSECONDS);
+            outcome = runner.run(row.delivery()).get(bound.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException impossible) {
             outcome = OutcomeClassifier.classify(impossible.getCause());
         } catch (TimeoutException stopped) {

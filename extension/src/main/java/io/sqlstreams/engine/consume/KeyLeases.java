@@ -5,6 +5,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.sqlstreams.Concurrency;
@@ -14,11 +18,30 @@ import io.sqlstreams.engine.Engine;
  * Message key leases: at most one in-flight delivery per key of a group under the exclusive and ordered
  * policies. The variant follows the message: a compacted one must still be its key's head (re-checked with a
  * fresh snapshot after taking the lease), an ordered one must have no unresolved predecessor, any other just
- * needs the key free. A lease lasts the delivery's timeout + grace + record margin.
+ * needs the key free. On the exception path a lease is one message's and lasts its timeout + grace + record
+ * margin; a fresh range takes the leases of all its key chains at once under its own token, and its commit
+ * gives them back.
  */
 final class KeyLeases {
     /** The answer to one lease request. */
     enum Verdict { ACQUIRED, BUSY, SUPERSEDED }
+
+    /** Why a key's lease was not granted, or that it was. */
+    enum KeyState {
+        ACQUIRED,
+        /** an earlier message of the ordered key waits on the exception path: waiting in process is pointless */
+        AFTER_EXCEPTION,
+        /** the key is leased, or an earlier message of the ordered key is in another open range */
+        BUSY
+    }
+
+    /**
+     * One key asked for: its first message in the caller's work, and which unresolved earlier messages of the key
+     * hold it back: exception rows (ordered keys), messages in other open ranges (a range's chains, and ordered
+     * keys on the exception path).
+     */
+    record KeyRequest(String messageKey, long firstId, boolean afterExceptions, boolean afterRanges) {
+    }
 
     /** A lease request's answer and, when acquired, the token that releases it. */
     record Lease(Verdict verdict, String token) {
@@ -38,25 +61,87 @@ final class KeyLeases {
         return delivery.messageKey() != null && policy != null && policy.holdsKey();
     }
 
-    /**
-     * Asks for the delivery's key lease.
-     *
-     * @param ownLow  the claimant's own range (ownLow, ownHigh], whose same-key messages are chained in process;
-     *                equal bounds for a delivery on the exception path
-     */
-    Lease take(Delivery delivery, long ownLow, long ownHigh, Duration duration) {
+    /** Asks for the key lease of one delivery on the exception path. */
+    Lease take(Delivery delivery, Duration duration) {
         String token = UUID.randomUUID().toString();
-        Verdict verdict = engine.database().autoCommit("taking the key lease of message " + delivery.messageId()
-                + " of " + group.describe(), connection -> {
-            if (delivery.compactionRank() != null) {
-                return takeOfHead(connection, delivery, token, duration);
-            }
-            if (delivery.options().concurrency() == Concurrency.ORDERED) {
-                return takeInOrder(connection, delivery, token, duration, ownLow, ownHigh);
-            }
-            return takePlain(connection, delivery, token, duration);
-        });
+        Verdict verdict;
+        if (delivery.compactionRank() != null) {
+            verdict = engine.database().autoCommit(describeTake(delivery),
+                    connection -> takeOfHead(connection, delivery, token, duration));
+        } else {
+            boolean ordered = delivery.options().concurrency() == Concurrency.ORDERED;
+            KeyRequest request = new KeyRequest(delivery.messageKey(), delivery.messageId(), ordered, ordered);
+            verdict = takeAll(List.of(request), List.of(), token, duration).states().get(0) == KeyState.ACQUIRED
+                    ? Verdict.ACQUIRED : Verdict.BUSY;
+        }
         return new Lease(verdict, verdict == Verdict.ACQUIRED ? token : null);
+    }
+
+    /** The answer to one {@link #takeAll} call. */
+    record Grant(List<KeyState> states, int released) {
+    }
+
+    /**
+     * Asks for several keys' leases under one token in one round trip, giving back the leases of {@code finished}
+     * keys under that token in the same statement. A range passes its own lease token, so its own messages never
+     * hold its chains back and its commit releases what it still holds.
+     *
+     * @return each request's state, in request order, and how many finished keys' leases were still there to give
+     *         back (fewer than asked: a lease expired and was taken over)
+     */
+    Grant takeAll(List<KeyRequest> requests, List<String> finished, String token, Duration duration) {
+        return engine.database().autoCommit("taking " + requests.size() + " key lease(s) of " + group.describe(),
+                connection -> {
+                    try (PreparedStatement take = connection.prepareStatement(
+                            engine.sql().forStream("take_key_leases", group.streamId()))) {
+                        take.setLong(1, group.groupId());
+                        take.setString(2, token);
+                        take.setArray(3, connection.createArrayOf("text", finished.toArray()));
+                        take.setArray(4, connection.createArrayOf("text",
+                                requests.stream().map(KeyRequest::messageKey).toArray()));
+                        take.setArray(5, connection.createArrayOf("int8",
+                                requests.stream().map(KeyRequest::firstId).toArray()));
+                        take.setArray(6, connection.createArrayOf("bool",
+                                requests.stream().map(KeyRequest::afterExceptions).toArray()));
+                        take.setArray(7, connection.createArrayOf("bool",
+                                requests.stream().map(KeyRequest::afterRanges).toArray()));
+                        take.setLong(8, group.groupId());
+                        take.setLong(9, group.groupId());
+                        take.setString(10, token);
+                        take.setLong(11, group.groupId());
+                        take.setString(12, token);
+                        take.setLong(13, FreshClaimer.micros(duration));
+                        return grantInOrder(requests, take);
+                    }
+                });
+    }
+
+    private static Grant grantInOrder(List<KeyRequest> requests, PreparedStatement take) throws SQLException {
+        Map<String, KeyState> byKey = new HashMap<>();
+        int released = 0;
+        try (ResultSet rows = take.executeQuery()) {
+            while (rows.next()) {
+                byKey.put(rows.getString(1), rows.getBoolean(3) ? KeyState.ACQUIRED
+                        : rows.getBoolean(2) ? KeyState.AFTER_EXCEPTION : KeyState.BUSY);
+                released = rows.getInt(4);
+            }
+        }
+        List<KeyState> states = new ArrayList<>(requests.size());
+        for (KeyRequest request : requests) {
+            states.add(byKey.getOrDefault(request.messageKey(), KeyState.BUSY));
+        }
+        return new Grant(states, released);
+    }
+
+    /** Key leases of a range that were gone when given back: a run outlived its lease. */
+    void warnTakenOver(ClaimedRange range, long lost) {
+        engine.diagnostics().logger().log(System.Logger.Level.WARNING, lost + " key lease(s) of " + range.describe()
+                + " of " + group.describe() + " expired mid-run and were taken over; runs of those keys may have"
+                + " overlapped another delivery");
+    }
+
+    private String describeTake(Delivery delivery) {
+        return "taking the key lease of message " + delivery.messageId() + " of " + group.describe();
     }
 
     /** Releases a lease; a release that matches nothing means the run outlived its lease and may have overlapped. */
@@ -77,17 +162,6 @@ final class KeyLeases {
             engine.diagnostics().logger().log(System.Logger.Level.WARNING, "the key lease of message "
                     + delivery.messageId() + " of " + group.describe() + " expired mid-run and was taken over;"
                     + " its run may have overlapped another delivery of the key");
-        }
-    }
-
-    private Verdict takePlain(Connection connection, Delivery delivery, String token, Duration duration)
-            throws SQLException {
-        try (PreparedStatement take = connection.prepareStatement(
-                engine.sql().forStream("take_key_lease", group.streamId()))) {
-            bindLease(take, 1, delivery, token, duration);
-            try (ResultSet row = take.executeQuery()) {
-                return row.next() ? Verdict.ACQUIRED : Verdict.BUSY;
-            }
         }
     }
 
@@ -121,26 +195,6 @@ final class KeyLeases {
             recheck.setLong(5, delivery.messageId());
             try (ResultSet row = recheck.executeQuery()) {
                 return row.next() ? Verdict.SUPERSEDED : Verdict.ACQUIRED;
-            }
-        }
-    }
-
-    private Verdict takeInOrder(Connection connection, Delivery delivery, String token, Duration duration,
-                                long ownLow, long ownHigh) throws SQLException {
-        try (PreparedStatement take = connection.prepareStatement(
-                engine.sql().forStream("take_key_lease_in_order", group.streamId()))) {
-            take.setLong(1, group.groupId());
-            take.setString(2, delivery.messageKey());
-            take.setLong(3, delivery.messageId());
-            take.setLong(4, group.groupId());
-            take.setString(5, delivery.messageKey());
-            take.setLong(6, delivery.messageId());
-            take.setLong(7, ownLow);
-            take.setLong(8, ownHigh);
-            bindLease(take, 9, delivery, token, duration);
-            try (ResultSet row = take.executeQuery()) {
-                row.next();
-                return row.getBoolean(1) ? Verdict.ACQUIRED : Verdict.BUSY;
             }
         }
     }

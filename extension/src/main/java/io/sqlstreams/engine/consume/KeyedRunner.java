@@ -7,7 +7,8 @@ import io.sqlstreams.Concurrency;
 import io.sqlstreams.SqlStreamsException;
 
 /**
- * Runs a delivery under its key lease when its policy holds a key: a busy key defers it, a compacted message
+ * Runs one delivery under its own key lease when its policy holds a key (the exception path, and a compacted
+ * message of a fresh range): a busy key defers it, a compacted message
  * that lost its head is superseded, both without running; otherwise the handler runs and the lease is
  * released once it returns. A failure to take the lease counts as the attempt's failure.
  */
@@ -24,16 +25,13 @@ final class KeyedRunner<T> {
         this.recordMargin = recordMargin;
     }
 
-    /**
-     * @param ownLow  the claimant's range (ownLow, ownHigh]; equal bounds on the exception path
-     */
-    CompletableFuture<DeliveryOutcome> run(Delivery delivery, long ownLow, long ownHigh) {
+    CompletableFuture<DeliveryOutcome> run(Delivery delivery) {
         if (!KeyLeases.needed(delivery)) {
             return runner.run(delivery);
         }
         KeyLeases.Lease lease;
         try {
-            lease = keys.take(delivery, ownLow, ownHigh, delivery.options().timeout().plus(grace).plus(recordMargin));
+            lease = keys.take(delivery, delivery.options().timeout().plus(grace).plus(recordMargin));
         } catch (SqlStreamsException failure) {
             return CompletableFuture.completedFuture(new DeliveryOutcome.Retry("could not take the message key lease: "
                     + failure.getMessage()));

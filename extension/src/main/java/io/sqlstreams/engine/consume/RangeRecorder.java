@@ -24,11 +24,13 @@ final class RangeRecorder {
     private final Engine engine;
     private final RegisteredGroup group;
     private final SessionCounterSet counters;
+    private final KeyLeases keys;
 
-    RangeRecorder(Engine engine, RegisteredGroup group, SessionCounterSet counters) {
+    RangeRecorder(Engine engine, RegisteredGroup group, SessionCounterSet counters, KeyLeases keys) {
         this.engine = engine;
         this.group = group;
         this.counters = counters;
+        this.keys = keys;
     }
 
     /** Commits a fully resolved range; false when the lease was lost. */
@@ -52,6 +54,8 @@ final class RangeRecorder {
                     engine.sql().forStream("surrender_range", group.streamId()))) {
                 surrender.setLong(1, group.groupId());
                 surrender.setString(2, range.token());
+                surrender.setLong(3, group.groupId());
+                surrender.setString(4, range.token());
                 return surrender.executeUpdate();
             }
         });
@@ -66,6 +70,10 @@ final class RangeRecorder {
                         return execute(connection, range, rows, newLow);
                     }
                 });
+        int keysHeld = range.keyLeasesHeld();
+        if (written[2] < keysHeld) {
+            keys.warnTakenOver(range, keysHeld - written[2]);
+        }
         if (written[0] == 0) {
             counters.leaseLost.increment();
             engine.diagnostics().logger().log(System.Logger.Level.DEBUG, () -> Code.SQL0003.id() + " lease of "
@@ -91,6 +99,8 @@ final class RangeRecorder {
             record.setLong(p++, group.groupId());
             record.setString(p++, range.token());
             setNullableLong(record, p++, newLow);
+            record.setLong(p++, group.groupId());
+            record.setString(p++, range.token());
             Array[] arrays = {
                     connection.createArrayOf("int8", rows.messageIds), connection.createArrayOf("text", rows.statuses),
                     connection.createArrayOf("text", rows.messageKeys), connection.createArrayOf("text", rows.concurrency),
@@ -103,7 +113,7 @@ final class RangeRecorder {
             record.setLong(p, group.groupId());
             try (ResultSet row = record.executeQuery()) {
                 row.next();
-                return new long[] {row.getLong(1), row.getLong(2)};
+                return new long[] {row.getLong(1), row.getLong(2), row.getLong(3)};
             }
         }
     }

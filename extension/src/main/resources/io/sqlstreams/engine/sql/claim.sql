@@ -96,6 +96,10 @@ audit AS (
 SELECT (SELECT count(*) FROM released), (SELECT count(*) FROM exceptions)
 
 -- name: surrender_range
+-- Also gives back the key leases its chains took: the range never started, so none of them is in use.
+WITH keys_released AS (
+    DELETE FROM {schema}.message_key_lease_{id} WHERE consumer_group_id = ? AND token = ?::uuid
+)
 UPDATE {schema}.claim_lease_{id}
 SET expires_at = now(), token = gen_random_uuid(), reclaims = greatest(reclaims - 1, -1)
 WHERE consumer_group_id = ? AND token = ?::uuid
@@ -103,7 +107,8 @@ WHERE consumer_group_id = ? AND token = ?::uuid
 -- name: record_range
 -- Token-guarded: when the lease is gone (reclaimed by another instance), nothing is written. With a null
 -- new low the whole range is resolved and its lease deleted; otherwise (shutdown's partial commit) the
--- resolved prefix is recorded and the lease narrowed to the unresolved suffix, keeping its token.
+-- resolved prefix is recorded and the lease narrowed to the unresolved suffix, keeping its token. Either way
+-- the key leases the range's chains took under its token are given back.
 WITH deleted AS (
     DELETE FROM {schema}.claim_lease_{id}
     WHERE consumer_group_id = ? AND token = ?::uuid AND ?::bigint IS NULL
@@ -116,6 +121,10 @@ narrowed AS (
 ),
 owned AS (
     SELECT 1 FROM deleted UNION ALL SELECT 1 FROM narrowed
+),
+keys_released AS (
+    DELETE FROM {schema}.message_key_lease_{id} WHERE consumer_group_id = ? AND token = ?::uuid
+    RETURNING 1
 ),
 outcome AS (
     SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::text[])
@@ -135,7 +144,7 @@ audit AS (
     FROM outcome WHERE log_status IS NOT NULL AND EXISTS (SELECT 1 FROM owned)
     RETURNING 1
 )
-SELECT (SELECT count(*) FROM owned), (SELECT count(*) FROM exceptions)
+SELECT (SELECT count(*) FROM owned), (SELECT count(*) FROM exceptions), (SELECT count(*) FROM keys_released)
 
 -- name: advance_committed_target
 -- One snapshot for the cursor and the group's leases and unresolved exceptions: a stale target can only be low.

@@ -237,6 +237,40 @@ class OrderedKeyTest extends OrderedKeyKit.RigTest {
         });
     }
 
+    /**
+     * Two sessions whose ranges share keys: a range's chain of a key that an earlier open range also holds waits
+     * in its session for that range to commit, then runs. Nothing is deferred, nothing reaches the exception path,
+     * and every key still succeeds in id order without overlap.
+     */
+    @Test
+    void rangesSharingKeysAcrossSessionsWaitForEachOtherInsteadOfDeferring() throws Exception {
+        int messages = 400;
+        List<ProduceItem<Keyed>> items = new ArrayList<>();
+        for (long n = 1; n <= messages; n++) {
+            items.add(item("k" + n % 4, n));
+        }
+        List<ConsumerSession> sessions = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            sessions.add(rig.start(GROUP, retries(3).concurrencyOverride(Concurrency.ORDERED).build(),
+                    ledger.handler((payload, run) -> { }), session().batchLimit(20).messageConcurrency(4).build()));
+        }
+        List<Long> ids = new ArrayList<>();
+        for (int from = 0; from < messages; from += 100) {
+            ids.addAll(rig.produceBatch(items.subList(from, from + 100)));
+        }
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(ledger.succeeded(GROUP)).hasSize(messages));
+        ledger.assertOrdered(GROUP, Set.copyOf(ids), Set.of());
+        assertThat(sessions).as("both sessions held ranges").allMatch(s -> s.counters().claimed() > 0);
+        assertThat(ledger.runs(GROUP)).as("every message ran once").hasSize(messages);
+        assertThat(rig.logged(GROUP, "deferred")).isZero();
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(rig.exceptions(GROUP)).isEmpty();
+            assertThat(rig.sql.count("SELECT count(*) FROM {s}.message_key_lease_" + rig.streamId()))
+                    .as("every range gave its key leases back").isZero();
+        });
+    }
+
     private static ProduceItem<Keyed> item(String key, long n) {
         return ProduceItem.of(new Keyed(key, n), keyed(key, null));
     }

@@ -1,0 +1,205 @@
+package io.sqlstreams.engine.consume;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.sqlstreams.SqlStreamsException;
+
+/**
+ * Lets a range's key chains through to the dispatcher once their key leases are held: all of a range's keys are
+ * asked for in one round trip under the range's token, and its commit gives them back. A chain whose key is
+ * busy (leased elsewhere, or an earlier message of its key sits in another open range) waits here,
+ * without a permit, and is asked for again every {@link #RETRY} and whenever this session commits a range, for
+ * as long as its range's lease leaves time to run it; then, or at once when an earlier message of its key waits
+ * on the exception path, the chain is refused and its messages are deferred. While a range has waiting chains,
+ * each retry also gives back the keys of its chains that have finished, so two ranges never wait on each other.
+ */
+final class KeyChainGate {
+    static final Duration RETRY = Duration.ofMillis(10);
+    /** lease time kept back for a released chain to reach a permit and start */
+    private static final Duration DISPATCH_SLACK = Duration.ofSeconds(1);
+
+    /** Where chains go that are admitted or refused after waiting. */
+    interface Outlet {
+        void admitted(DispatchUnit chain);
+
+        void refused(DispatchUnit chain, String reason);
+    }
+
+    /** A range's chains still waiting, and the keys of its finished chains it holds to no purpose. */
+    private static final class Waiting {
+        List<DispatchUnit> chains;
+        final List<String> finished = new ArrayList<>();
+
+        Waiting(List<DispatchUnit> chains) {
+            this.chains = chains;
+        }
+    }
+
+    private final KeyLeases keys;
+    private final Clock clock;
+    private final Duration grace;
+    private final Duration recordMargin;
+    private final ScheduledExecutorService retries;
+    private final Outlet outlet;
+    private final Map<ClaimedRange, Waiting> waiting = new LinkedHashMap<>();
+    private final AtomicBoolean retryScheduled = new AtomicBoolean();
+
+    KeyChainGate(KeyLeases keys, Clock clock, Duration grace, Duration recordMargin,
+                 ScheduledExecutorService retries, Outlet outlet) {
+        this.keys = keys;
+        this.clock = clock;
+        this.grace = grace;
+        this.recordMargin = recordMargin;
+        this.retries = retries;
+        this.outlet = outlet;
+    }
+
+    /**
+     * Asks for the keys of a freshly claimed range's chains.
+     *
+     * @return the chains admitted at once; the refused went to the outlet, the rest wait
+     */
+    List<DispatchUnit> admit(ClaimedRange range, List<DispatchUnit> chains) {
+        List<DispatchUnit> admitted = new ArrayList<>();
+        List<DispatchUnit> left = ask(range, chains, List.of(), admitted);
+        if (!left.isEmpty()) {
+            synchronized (waiting) {
+                waiting.put(range, new Waiting(left));
+            }
+            scheduleRetry(RETRY);
+        }
+        return admitted;
+    }
+
+    /** A chain ran to its end; while its range waits for other keys, its key is given back at the next retry. */
+    void finished(DispatchUnit chain) {
+        synchronized (waiting) {
+            Waiting range = waiting.get(chain.range());
+            if (range != null) {
+                range.finished.add(chain.messageKey());
+            }
+        }
+    }
+
+    /** A range was committed here: chains waiting for it may go now. */
+    void nudge() {
+        boolean any;
+        synchronized (waiting) {
+            any = !waiting.isEmpty();
+        }
+        if (any) {
+            scheduleRetry(Duration.ZERO);
+        }
+    }
+
+    /** The session stops: waiting chains are left unrun for the range's settlement. */
+    void close() {
+        retries.shutdownNow();
+        synchronized (waiting) {
+            waiting.clear();
+        }
+    }
+
+    private void scheduleRetry(Duration after) {
+        if (retryScheduled.compareAndSet(false, true)) {
+            try {
+                retries.schedule(this::retry, after.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException closed) {
+                retryScheduled.set(false);
+            }
+        }
+    }
+
+    private void retry() {
+        retryScheduled.set(false);
+        Map<ClaimedRange, Waiting> due;
+        synchronized (waiting) {
+            due = new LinkedHashMap<>(waiting);
+        }
+        for (Map.Entry<ClaimedRange, Waiting> entry : due.entrySet()) {
+            ClaimedRange range = entry.getKey();
+            List<DispatchUnit> chains;
+            List<String> finished;
+            synchronized (waiting) {
+                chains = entry.getValue().chains;
+                finished = List.copyOf(entry.getValue().finished);
+                entry.getValue().finished.clear();
+            }
+            List<DispatchUnit> left = range.stale() ? List.of() : ask(range, chains, finished, null);
+            synchronized (waiting) {
+                if (left.isEmpty()) {
+                    waiting.remove(range);
+                } else {
+                    entry.getValue().chains = left;
+                }
+            }
+        }
+        synchronized (waiting) {
+            if (!waiting.isEmpty()) {
+                scheduleRetry(RETRY);
+            }
+        }
+    }
+
+    /**
+     * Asks once, giving back {@code finished} keys; hands on what is granted (to {@code admittedNow} when given,
+     * else to the outlet) or hopeless, and returns the chains that wait.
+     */
+    private List<DispatchUnit> ask(ClaimedRange range, List<DispatchUnit> chains, List<String> finished,
+                                   List<DispatchUnit> admittedNow) {
+        Duration leaseLeft = Duration.between(clock.instant(), range.leaseDeadline());
+        List<DispatchUnit> asking = new ArrayList<>();
+        for (DispatchUnit chain : chains) {
+            if (leaseLeft.compareTo(needed(chain)) < 0) {
+                outlet.refused(chain, "its key stayed busy until too little of the range's lease was left to run it");
+            } else {
+                asking.add(chain);
+            }
+        }
+        if (asking.isEmpty()) {
+            return List.of();
+        }
+        KeyLeases.Grant grant;
+        try {
+            grant = keys.takeAll(asking.stream().map(DispatchUnit::keyRequest).toList(), finished, range.token(),
+                    leaseLeft.plus(recordMargin));
+        } catch (SqlStreamsException failure) {
+            return asking;
+        }
+        range.keyLeasesChanged(-finished.size());
+        if (grant.released() < finished.size()) {
+            keys.warnTakenOver(range, finished.size() - grant.released());
+        }
+        List<DispatchUnit> waits = new ArrayList<>();
+        for (int i = 0; i < asking.size(); i++) {
+            DispatchUnit chain = asking.get(i);
+            switch (grant.states().get(i)) {
+                case ACQUIRED -> {
+                    range.keyLeasesChanged(1);
+                    if (admittedNow != null) {
+                        admittedNow.add(chain);
+                    } else {
+                        outlet.admitted(chain);
+                    }
+                }
+                case AFTER_EXCEPTION -> outlet.refused(chain,
+                        "an earlier message of the key waits on the exception path");
+                case BUSY -> waits.add(chain);
+            }
+        }
+        return waits;
+    }
+
+    private Duration needed(DispatchUnit chain) {
+        return chain.deliveries().get(0).options().timeout().plus(grace).plus(recordMargin).plus(DISPATCH_SLACK);
+    }
+}
