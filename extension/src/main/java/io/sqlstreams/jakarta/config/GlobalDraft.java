@@ -1,0 +1,21 @@
+package io.sqlstreams.jakarta.config;
+
+import io.sqlstreams.ClientConfig;
+
+/** The application-wide settings while their properties are bound. */
+final class GlobalDraft {
+    private String dataSourceJndiName = GlobalSettings.DEFAULT_DATASOURCE_JNDI_NAME;
+    private String schema = ClientConfig.DEFAULT_SCHEMA;
+
+    void dataSourceJndiName(String dataSourceJndiName) {
+        this.dataSourceJndiName = dataSourceJndiName;
+    }
+
+    void schema(String schema) {
+        this.schema = schema;
+    }
+
+    GlobalSettings build() {
+        return new GlobalSettings(dataSourceJndiName, schema);
+    }
+}

@@ -1,0 +1,12 @@
+package io.sqlstreams.jakarta.config;
+
+/**
+ * Settings shared by every group of the application.
+ *
+ * @param dataSourceJndiName the server's PostgreSQL {@code DataSource}
+ * @param schema             the schema that is one sqlstreams installation
+ */
+public record GlobalSettings(String dataSourceJndiName, String schema) {
+
+    public static final String DEFAULT_DATASOURCE_JNDI_NAME = "jdbc/sqlstreams";
+}
