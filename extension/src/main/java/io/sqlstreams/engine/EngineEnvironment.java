@@ -20,7 +20,8 @@ public record EngineEnvironment(ThreadFactory threadFactory, ExecutorService han
                 Clock.systemUTC(), Sleeper.SYSTEM);
     }
 
-    private static ThreadFactory daemonThreads(String prefix) {
+    /** Daemon threads named {@code prefix} + the JDK default name. */
+    public static ThreadFactory daemonThreads(String prefix) {
         ThreadFactory base = Executors.defaultThreadFactory();
         return runnable -> {
             Thread thread = base.newThread(runnable);

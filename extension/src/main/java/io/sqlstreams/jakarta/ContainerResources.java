@@ -1,0 +1,22 @@
+package io.sqlstreams.jakarta;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadFactory;
+
+import javax.sql.DataSource;
+
+/**
+ * What the runtime takes from the server, by JNDI name: the data source, the managed thread factory for claim
+ * loops, and the managed executors handlers run on. A test or a non-JNDI host replaces the default bean with an
+ * alternative.
+ */
+public interface ContainerResources {
+
+    /** @throws IllegalStateException naming what could not be found */
+    DataSource dataSource(String jndiName);
+
+    ThreadFactory threadFactory();
+
+    /** @throws IllegalStateException naming what could not be found */
+    ExecutorService executor(String jndiName);
+}

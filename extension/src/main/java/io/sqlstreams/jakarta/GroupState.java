@@ -1,0 +1,26 @@
+package io.sqlstreams.jakarta;
+
+import java.time.Instant;
+
+/**
+ * What health reports of one group on this instance.
+ *
+ * @param restarts how often its session was restarted after failing
+ * @param detail   the last failure, or why the group does not run
+ */
+public record GroupState(Status status, int restarts, String detail, Instant since) {
+
+    public enum Status {
+        NOT_STARTED, RUNNING, RESTARTING, FAILED, STOPPED, DISABLED;
+
+        /** Dead for good: the session failed with a permanent error and is not restarted. */
+        boolean dead() {
+            return this == FAILED;
+        }
+    }
+
+    String describe() {
+        return status.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+                + (restarts > 0 ? " (restarts " + restarts + ")" : "") + (detail == null ? "" : ": " + detail);
+    }
+}

@@ -1,0 +1,109 @@
+package io.sqlstreams.jakarta;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ExecutorService;
+
+import io.sqlstreams.ConsumerInstance;
+import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.MessageHandler;
+import io.sqlstreams.SqlStreams;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.consume.EngineConsumerInstance;
+import io.sqlstreams.jakarta.config.GroupSettings;
+
+/**
+ * One group's session on this instance: registers the declaration, starts the session with the observer as its
+ * handler on the group's managed executor, and restarts it with a doubling backoff (1 s up to 1 min) when it
+ * fails for a transient reason. A permanent failure leaves it FAILED, which liveness reports.
+ */
+final class GroupSupervisor<T> {
+    private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+    private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+
+    private final ObservedGroup group;
+    private final GroupSettings settings;
+    private final Class<T> payloadType;
+    private final MessageHandler<T> handler;
+    private final ExecutorService handlers;
+    private final Clock clock;
+    private EngineConsumerInstance<T> instance;
+    private ConsumerSession session;
+    private GroupState state;
+    private Instant restartAt;
+    private Duration backoff = FIRST_BACKOFF;
+    private int restarts;
+
+    GroupSupervisor(ObservedGroup group, GroupSettings settings, Class<T> payloadType, MessageHandler<T> handler,
+                    ExecutorService handlers, Clock clock) {
+        this.group = group;
+        this.settings = settings;
+        this.payloadType = payloadType;
+        this.handler = handler;
+        this.handlers = handlers;
+        this.clock = clock;
+        this.state = new GroupState(GroupState.Status.NOT_STARTED, 0, null, clock.instant());
+    }
+
+    /** Writes the group's declaration; a conflicting or unreachable store fails the deployment. */
+    synchronized void register(SqlStreams client) {
+        ConsumerInstance<T> registered = client.stream(group.address().stream(), payloadType)
+                .consumer(group.address().group()).register(settings.declaration());
+        instance = (EngineConsumerInstance<T>) registered;
+    }
+
+    synchronized void start() {
+        session = instance.start(handler, settings.options(), handlers);
+        state = new GroupState(GroupState.Status.RUNNING, restarts, null, clock.instant());
+    }
+
+    /** Called periodically: notices a session that died and restarts it when its backoff has passed. */
+    synchronized void check() {
+        Instant now = clock.instant();
+        if (state.status() == GroupState.Status.RUNNING && !session.isRunning()) {
+            Throwable failure = session.failure().orElse(null);
+            String why = failure == null ? "the session stopped" : failure.toString();
+            if (failure instanceof SqlStreamsException coded && !coded.isTransient()) {
+                state = new GroupState(GroupState.Status.FAILED, restarts, why, now);
+                return;
+            }
+            scheduleRestart(now, why);
+        } else if (state.status() == GroupState.Status.RESTARTING && !now.isBefore(restartAt)) {
+            restarts++;
+            try {
+                start();
+                backoff = FIRST_BACKOFF;
+            } catch (SqlStreamsException | IllegalStateException again) {
+                scheduleRestart(now, again.toString());
+            }
+        }
+    }
+
+    private void scheduleRestart(Instant now, String why) {
+        restartAt = now.plus(backoff);
+        state = new GroupState(GroupState.Status.RESTARTING, restarts, why + "; restarting in " + backoff.toMillis()
+                + " ms", now);
+        backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+    }
+
+    /** Drains the session within its ShutdownTimeout. */
+    void stop() {
+        ConsumerSession running;
+        synchronized (this) {
+            running = session;
+            state = new GroupState(GroupState.Status.STOPPED, restarts, null, clock.instant());
+        }
+        if (running != null) {
+            running.close();
+        }
+    }
+
+    synchronized GroupState state() {
+        return state;
+    }
+
+    ObservedGroup group() {
+        return group;
+    }
+}

@@ -1,0 +1,45 @@
+package io.sqlstreams.jakarta;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadFactory;
+
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+/** The server's resources by JNDI: {@code java:comp/DefaultManagedThreadFactory} for the claim loops. */
+@ApplicationScoped
+public class JndiContainerResources implements ContainerResources {
+    static final String THREAD_FACTORY = "java:comp/DefaultManagedThreadFactory";
+
+    @Override
+    public DataSource dataSource(String jndiName) {
+        return lookup(jndiName, DataSource.class, "data source");
+    }
+
+    @Override
+    public ThreadFactory threadFactory() {
+        return lookup(THREAD_FACTORY, ThreadFactory.class, "managed thread factory");
+    }
+
+    @Override
+    public ExecutorService executor(String jndiName) {
+        return lookup(jndiName, ExecutorService.class, "managed executor");
+    }
+
+    private static <R> R lookup(String name, Class<R> type, String what) {
+        Object found;
+        try {
+            found = new InitialContext().lookup(name);
+        } catch (NamingException missing) {
+            throw new IllegalStateException("no " + what + " is bound at JNDI name " + name + ": " + missing, missing);
+        }
+        if (!type.isInstance(found)) {
+            throw new IllegalStateException("JNDI name " + name + " holds a " + found.getClass().getName()
+                    + ", not a " + what);
+        }
+        return type.cast(found);
+    }
+}

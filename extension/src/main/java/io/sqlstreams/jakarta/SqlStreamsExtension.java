@@ -1,0 +1,99 @@
+package io.sqlstreams.jakarta;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.ConsumerGroup;
+import io.sqlstreams.SchemaVersion;
+import io.sqlstreams.jakarta.config.GroupAddress;
+import io.sqlstreams.jakarta.config.ResolvedSettings;
+import io.sqlstreams.jakarta.config.SettingsProblem;
+import io.sqlstreams.jakarta.config.SettingsResolver;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
+import jakarta.enterprise.inject.spi.DeploymentException;
+import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.ProcessObserverMethod;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * The portable extension: finds every {@code @ConsumerGroup} observer method, and at deployment validation resolves
+ * each group's settings from MicroProfile Config, reporting every problem at once with its code. The observers are
+ * never fired through the event bus: {@link SqlStreamsRuntime} runs one session per group that notifies exactly
+ * its observer.
+ */
+public class SqlStreamsExtension implements Extension {
+    private final List<ObservedGroup> observed = new ArrayList<>();
+    private final List<String> problems = new ArrayList<>();
+    private ResolvedSettings settings;
+
+    void addBeans(@Observes BeforeBeanDiscovery discovery, BeanManager beans) {
+        for (Class<?> type : List.of(SqlStreamsRuntime.class, JndiContainerResources.class,
+                MessageMetaProducer.class, SqlStreamsLiveness.class, SqlStreamsReadiness.class,
+                SqlStreamsStartup.class)) {
+            discovery.addAnnotatedType(beans.createAnnotatedType(type), SqlStreamsExtension.class.getName() + "."
+                    + type.getSimpleName());
+        }
+    }
+
+    <T, X> void findGroup(@Observes ProcessObserverMethod<T, X> event) {
+        ConsumerGroup group = consumerGroup(event.getObserverMethod().getObservedQualifiers());
+        if (group == null) {
+            return;
+        }
+        Type observedType = event.getObserverMethod().getObservedType();
+        GroupAddress address = new GroupAddress(group.stream(), group.group());
+        if (!(observedType instanceof Class<?> payload)) {
+            problems.add(Code.SQL0108.id() + " the observer of group \"" + group.group() + "\" on stream \""
+                    + group.stream() + "\" observes " + observedType.getTypeName() + "; a consumer group observes a"
+                    + " payload class");
+            return;
+        }
+        ObservedGroup found = new ObservedGroup(address, event.getObserverMethod(), payload);
+        if (!payload.isAnnotationPresent(SchemaVersion.class)) {
+            problems.add(Code.SQL0108.id() + " payload " + payload.getName() + " of " + found.describe()
+                    + " has no @SchemaVersion");
+        }
+        observed.add(found);
+    }
+
+    void validate(@Observes AfterDeploymentValidation validation) {
+        Map<GroupAddress, ObservedGroup> byAddress = new LinkedHashMap<>();
+        for (ObservedGroup group : observed) {
+            ObservedGroup earlier = byAddress.putIfAbsent(group.address(), group);
+            if (earlier != null) {
+                problems.add(Code.SQL0108.id() + " " + group.describe() + " is observed twice: also by "
+                        + earlier.observer().getBeanClass().getName() + "; one observer per stream and group");
+            }
+        }
+        settings = SettingsResolver.resolve(ConfigProvider.getConfig(), byAddress.keySet());
+        settings.problems().stream().map(SettingsProblem::describe).forEach(problems::add);
+        problems.forEach(problem -> validation.addDeploymentProblem(new DeploymentException(problem)));
+    }
+
+    /** Every group found, in discovery order. */
+    List<ObservedGroup> groups() {
+        return List.copyOf(observed);
+    }
+
+    /** The settings resolved at deployment validation. */
+    ResolvedSettings settings() {
+        return settings;
+    }
+
+    private static ConsumerGroup consumerGroup(Iterable<Annotation> qualifiers) {
+        for (Annotation qualifier : qualifiers) {
+            if (qualifier instanceof ConsumerGroup group) {
+                return group;
+            }
+        }
+        return null;
+    }
+}

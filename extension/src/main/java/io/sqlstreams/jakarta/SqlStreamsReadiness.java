@@ -1,0 +1,26 @@
+package io.sqlstreams.jakarta;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+/** DOWN until the sessions run, while PostgreSQL does not answer, and while a group's session is not running. */
+@Readiness
+@ApplicationScoped
+public class SqlStreamsReadiness implements HealthCheck {
+    private static final int DATABASE_TIMEOUT_SECONDS = 2;
+
+    @Inject
+    SqlStreamsRuntime runtime;
+
+    @Override
+    public HealthCheckResponse call() {
+        boolean ready = runtime.started() && (runtime.states().values().stream()
+                .allMatch(state -> state.status() == GroupState.Status.DISABLED)
+                || runtime.databaseReachable(DATABASE_TIMEOUT_SECONDS));
+        return HealthReport.of("sqlstreams-ready", ready, runtime.states(),
+                state -> state.status() != GroupState.Status.RUNNING && state.status() != GroupState.Status.DISABLED);
+    }
+}

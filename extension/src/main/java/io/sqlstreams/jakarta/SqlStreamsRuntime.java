@@ -1,0 +1,180 @@
+package io.sqlstreams.jakarta;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import io.sqlstreams.ClientConfig;
+import io.sqlstreams.Code;
+import io.sqlstreams.SqlStreams;
+import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.Sleeper;
+import io.sqlstreams.jakarta.config.GlobalSettings;
+import io.sqlstreams.jakarta.config.GroupAddress;
+import io.sqlstreams.jakarta.config.GroupSettings;
+import io.sqlstreams.jakarta.config.ResolvedSettings;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.BeforeDestroyed;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.context.control.RequestContextController;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.ObserverMethod;
+import jakarta.inject.Inject;
+
+/**
+ * The application's sessions: at start every enabled group's declaration is registered (a failure fails the
+ * deployment before any session runs), then one session per group starts; a monitor restarts failed sessions;
+ * stop drains them all at once, each within its ShutdownTimeout. In a web module the contributed servlet listener
+ * starts and stops it (JNDI is not available to CDI lifecycle observers on every server); elsewhere the
+ * application scope's initialisation and destruction do.
+ */
+@ApplicationScoped
+public class SqlStreamsRuntime {
+    private static final System.Logger LOG = System.getLogger(SqlStreamsRuntime.class.getName());
+    private static final long MONITOR_PERIOD_MS = 1000;
+
+    @Inject
+    SqlStreamsExtension extension;
+    @Inject
+    ContainerResources resources;
+    @Inject
+    Instance<RequestContextController> requestContexts;
+
+    private final Map<GroupAddress, GroupSupervisor<?>> supervisors = new LinkedHashMap<>();
+    private final Map<GroupAddress, GroupState> idle = new LinkedHashMap<>();
+    private DataSource dataSource;
+    private ScheduledExecutorService monitor;
+    private boolean started;
+
+    void initialized(@Observes @Initialized(ApplicationScoped.class) Object payload) {
+        if (!WebModule.isServletContext(payload)) {
+            start();
+        }
+    }
+
+    void destroying(@Observes @BeforeDestroyed(ApplicationScoped.class) Object payload) {
+        stop();
+    }
+
+    /** Registers every enabled group and starts its session; idempotent. */
+    public synchronized void start() {
+        if (started) {
+            return;
+        }
+        ResolvedSettings settings = extension.settings();
+        if (settings == null || !settings.problems().isEmpty()) {
+            throw new IllegalStateException(Code.SQL0108.id() + " sqlstreams cannot start: the deployment has"
+                    + " configuration problems");
+        }
+        for (ObservedGroup group : extension.groups()) {
+            GroupSettings groupSettings = settings.groups().get(group.address());
+            if (!groupSettings.enabled()) {
+                idle.put(group.address(), new GroupState(GroupState.Status.DISABLED, 0, "enabled=false on this"
+                        + " server", Clock.systemUTC().instant()));
+            }
+        }
+        if (extension.groups().size() == idle.size()) {
+            started = true;
+            return;
+        }
+        GlobalSettings global = settings.global();
+        dataSource = resources.dataSource(global.dataSourceJndiName());
+        ThreadFactory threads = resources.threadFactory();
+        ExecutorService defaultHandlers = resources.executor(GroupSettings.DEFAULT_EXECUTOR_JNDI_NAME);
+        SqlStreams client = EngineClient.create(dataSource, ClientConfig.builder().schema(global.schema()).build(),
+                new EngineEnvironment(threads, defaultHandlers, Clock.systemUTC(), Sleeper.SYSTEM));
+        for (ObservedGroup group : extension.groups()) {
+            GroupSettings groupSettings = settings.groups().get(group.address());
+            if (groupSettings.enabled()) {
+                GroupSupervisor<?> supervisor = supervisor(group, groupSettings);
+                supervisor.register(client);
+                supervisors.put(group.address(), supervisor);
+            }
+        }
+        supervisors.values().forEach(GroupSupervisor::start);
+        monitor = Executors.newSingleThreadScheduledExecutor(threads);
+        monitor.scheduleWithFixedDelay(() -> supervisors.values().forEach(GroupSupervisor::check), MONITOR_PERIOD_MS,
+                MONITOR_PERIOD_MS, TimeUnit.MILLISECONDS);
+        started = true;
+        LOG.log(System.Logger.Level.INFO, "sqlstreams started " + supervisors.size() + " consumer group session(s)"
+                + (idle.isEmpty() ? "" : "; disabled here: " + idle.keySet()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> GroupSupervisor<T> supervisor(ObservedGroup group, GroupSettings settings) {
+        ExecutorService handlers = resources.executor(settings.executorJndiName());
+        ObserverHandler<T> handler = new ObserverHandler<>((ObserverMethod<T>) group.observer(), requestContexts);
+        return new GroupSupervisor<>(group, settings, (Class<T>) group.payloadType(), handler, handlers,
+                Clock.systemUTC());
+    }
+
+    /** Drains every session at once; idempotent. */
+    public void stop() {
+        List<GroupSupervisor<?>> running;
+        synchronized (this) {
+            if (monitor != null) {
+                monitor.shutdownNow();
+            }
+            running = new ArrayList<>(supervisors.values());
+        }
+        List<Thread> draining = new ArrayList<>();
+        for (GroupSupervisor<?> supervisor : running) {
+            Thread drain = new Thread(supervisor::stop, "sqlstreams-drain-" + supervisor.group().address().group());
+            drain.start();
+            draining.add(drain);
+        }
+        for (Thread drain : draining) {
+            try {
+                drain.join();
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Every observed group's state on this instance, in discovery order. */
+    public synchronized Map<GroupAddress, GroupState> states() {
+        Map<GroupAddress, GroupState> states = new LinkedHashMap<>();
+        for (ObservedGroup group : extension.groups()) {
+            GroupSupervisor<?> supervisor = supervisors.get(group.address());
+            states.put(group.address(), supervisor != null ? supervisor.state()
+                    : idle.getOrDefault(group.address(), new GroupState(GroupState.Status.NOT_STARTED, 0, null,
+                    Clock.systemUTC().instant())));
+        }
+        return states;
+    }
+
+    public synchronized boolean started() {
+        return started;
+    }
+
+    /** Whether PostgreSQL answers within {@code timeoutSeconds}; false before the data source is known. */
+    public boolean databaseReachable(int timeoutSeconds) {
+        DataSource known;
+        synchronized (this) {
+            known = dataSource;
+        }
+        if (known == null) {
+            return false;
+        }
+        try (Connection connection = known.getConnection()) {
+            return connection.isValid(timeoutSeconds);
+        } catch (SQLException unreachable) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.sqlstreams.jakarta;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Liveness;
+import org.eclipse.microprofile.health.Readiness;
+import org.eclipse.microprofile.health.Startup;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.sqlstreams.ConsumerHandle;
+import io.sqlstreams.DestroyOptions;
+import io.sqlstreams.Producer;
+import io.sqlstreams.StreamHandle;
+import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.EngineFixtures;
+import io.sqlstreams.jakarta.beans.BrokenObservers;
+import io.sqlstreams.jakarta.beans.Payment;
+import io.sqlstreams.jakarta.beans.PaymentObservers;
+import io.sqlstreams.testing.PostgresTest;
+import io.sqlstreams.testing.RecordingLogger;
+import io.sqlstreams.testing.TestDatabase;
+
+/**
+ * The portable extension in Weld SE on a real PostgreSQL: the observer is found and run by its group's session on
+ * the managed executor, its outcomes map to the delivery's, the declaration comes from MicroProfile Config, every
+ * deployment problem is reported at once, and health follows the session.
+ */
+@PostgresTest
+class ConsumerGroupExtensionTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String GROUP_KEY = "sqlstreams.groups.\"charge-cards\".";
+    private static final Map<String, String> FAST_GROUP = Map.of(
+            GROUP_KEY + "message.timeout", "7s",
+            GROUP_KEY + "message.retry.max-retries", "3",
+            GROUP_KEY + "message.retry.base-delay", "100ms",
+            GROUP_KEY + "exception-initial-backoff", "100ms",
+            GROUP_KEY + "claim-poll-rate", "50ms",
+            GROUP_KEY + "instance-ttl", "2s");
+
+    private TestDatabase database;
+    private EngineClient client;
+    private StreamHandle<Payment> stream;
+
+    @BeforeEach
+    void registerStream(TestDatabase database) {
+        this.database = database;
+        this.client = EngineFixtures.client(database, new RecordingLogger());
+        this.stream = client.stream("payments.requested", Payment.class);
+        stream.register();
+        PaymentObservers.RUNS.clear();
+    }
+
+    @AfterEach
+    void destroyGroup() {
+        stream.consumer("charge-cards").get().ifPresent(group -> stream.consumer("charge-cards")
+                .destroy(DestroyOptions.forced()));
+    }
+
+    @Test
+    void theObserverRunsOnTheManagedExecutorAndItsOutcomeIsTheDeliverys() throws Exception {
+        try (CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
+            Producer<Payment> producer = stream.producer().register();
+            for (String behaviour : List.of("ok", "terminal", "delay", "fail-once")) {
+                producer.produce(new Payment("order-" + behaviour, behaviour));
+            }
+            ConsumerHandle<Payment> group = stream.consumer("charge-cards");
+
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(runsOf("ok")).isEqualTo(1);
+                assertThat(runsOf("terminal")).isEqualTo(1);
+                assertThat(runsOf("delay")).isEqualTo(2);
+                assertThat(runsOf("fail-once")).isEqualTo(2);
+                assertThat(group.inspect().dead()).as("the terminal outcome dead-lettered its message").isEqualTo(1);
+            });
+            assertThat(PaymentObservers.RUNS).allSatisfy(run -> {
+                assertThat(run.thread()).startsWith(TestResources.HANDLER_THREAD_PREFIX);
+                assertThat(run.meta().group()).isEqualTo("charge-cards");
+                assertThat(run.meta().stream()).isEqualTo("payments.requested");
+            });
+            assertThat(group.inspect().declaredConfig().message().timeout())
+                    .as("the declaration came from MicroProfile Config").isEqualTo(Duration.ofSeconds(7));
+        }
+    }
+
+    @Test
+    void everyDeploymentProblemIsReportedAtOnceWithItsCode() {
+        Map<String, String> badTimeout = Map.of(GROUP_KEY + "message.timeout", "10x");
+
+        assertThatThrownBy(() -> CdiContainer.start(database, badTimeout, PaymentObservers.class,
+                BrokenObservers.class).close())
+                .hasMessageContaining("SQL0108 payload " + BrokenObservers.Unversioned.class.getName())
+                .hasMessageContaining("has no @SchemaVersion")
+                .hasMessageContaining("is observed twice")
+                .hasMessageContaining("SQL0108 " + GROUP_KEY + "message.timeout: '10x'");
+        assertThat(stream.consumer("charge-cards").get()).as("nothing was registered").isEmpty();
+    }
+
+    @Test
+    void healthFollowsTheSessionAndLivenessGoesDownWhenItDiesForGood() throws Exception {
+        try (CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
+            HealthCheck liveness = container.select(HealthCheck.class, Liveness.Literal.INSTANCE);
+            HealthCheck readiness = container.select(HealthCheck.class, Readiness.Literal.INSTANCE);
+            HealthCheck startup = container.select(HealthCheck.class, Startup.Literal.INSTANCE);
+            for (HealthCheck check : List.of(liveness, readiness, startup)) {
+                HealthCheckResponse response = check.call();
+                assertThat(response.getStatus()).as(response.getName()).isEqualTo(HealthCheckResponse.Status.UP);
+                assertThat(response.getData().orElseThrow()).containsEntry("payments.requested/charge-cards",
+                        "running");
+            }
+
+            stream.consumer("charge-cards").destroy(DestroyOptions.forced());
+
+            await().atMost(WAIT).untilAsserted(() -> {
+                HealthCheckResponse live = liveness.call();
+                assertThat(live.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+                assertThat(live.getData().orElseThrow().get("payments.requested/charge-cards").toString())
+                        .startsWith("failed: ").contains("SQL0014");
+            });
+            assertThat(readiness.call().getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        }
+    }
+
+    private static long runsOf(String behaviour) {
+        return PaymentObservers.RUNS.stream().filter(run -> run.payment().behaviour().equals(behaviour)).count();
+    }
+}

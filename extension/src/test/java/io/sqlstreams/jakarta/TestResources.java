@@ -1,0 +1,37 @@
+package io.sqlstreams.jakarta;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+
+import javax.sql.DataSource;
+
+import io.sqlstreams.engine.EngineEnvironment;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Alternative;
+
+/** Stands in for the server's JNDI resources: the test database and plain JDK threads. */
+@Alternative
+@Priority(1)
+@ApplicationScoped
+public class TestResources implements ContainerResources {
+    static volatile DataSource dataSource;
+    static final String HANDLER_THREAD_PREFIX = "test-managed-executor-";
+    private static final ExecutorService HANDLERS = Executors.newCachedThreadPool(EngineEnvironment.daemonThreads(HANDLER_THREAD_PREFIX));
+
+    @Override
+    public DataSource dataSource(String jndiName) {
+        return dataSource;
+    }
+
+    @Override
+    public ThreadFactory threadFactory() {
+        return EngineEnvironment.daemonThreads("test-managed-thread-");
+    }
+
+    @Override
+    public ExecutorService executor(String jndiName) {
+        return HANDLERS;
+    }
+}
