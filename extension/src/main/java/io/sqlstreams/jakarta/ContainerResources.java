@@ -7,8 +7,8 @@ import javax.sql.DataSource;
 
 /**
  * What the runtime takes from the server, by JNDI name: the data source, the managed thread factory for claim
- * loops, and the managed executors handlers run on. A test or a non-JNDI host replaces the default bean with an
- * alternative.
+ * loops, the managed executors handlers run on, and whether the caller is inside a JTA transaction. A test or
+ * a non-JNDI host replaces the default bean with an alternative.
  */
 public interface ContainerResources {
 
@@ -19,4 +19,7 @@ public interface ContainerResources {
 
     /** @throws IllegalStateException naming what could not be found */
     ExecutorService executor(String jndiName);
+
+    /** Whether the calling thread runs inside a JTA transaction. */
+    boolean inTransaction();
 }

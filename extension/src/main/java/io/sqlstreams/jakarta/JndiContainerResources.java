@@ -8,11 +8,16 @@ import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
-/** The server's resources by JNDI: {@code java:comp/DefaultManagedThreadFactory} for the claim loops. */
+/**
+ * The server's resources by JNDI: {@code java:comp/DefaultManagedThreadFactory} for the claim loops, the
+ * transaction synchronization registry for the transaction check.
+ */
 @ApplicationScoped
 public class JndiContainerResources implements ContainerResources {
     static final String THREAD_FACTORY = "java:comp/DefaultManagedThreadFactory";
+    static final String TRANSACTIONS = "java:comp/TransactionSynchronizationRegistry";
 
     @Override
     public DataSource dataSource(String jndiName) {
@@ -27,6 +32,12 @@ public class JndiContainerResources implements ContainerResources {
     @Override
     public ExecutorService executor(String jndiName) {
         return lookup(jndiName, ExecutorService.class, "managed executor");
+    }
+
+    @Override
+    public boolean inTransaction() {
+        return lookup(TRANSACTIONS, TransactionSynchronizationRegistry.class, "transaction synchronization registry")
+                .getTransactionKey() != null;
     }
 
     private static <R> R lookup(String name, Class<R> type, String what) {

@@ -10,6 +10,9 @@ import java.util.Map;
 import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerGroup;
 import io.sqlstreams.SchemaVersion;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.StreamName;
+import io.sqlstreams.engine.Names;
 import io.sqlstreams.jakarta.config.GroupAddress;
 import io.sqlstreams.jakarta.config.ResolvedSettings;
 import io.sqlstreams.jakarta.config.SettingsProblem;
@@ -20,14 +23,16 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.DeploymentException;
 import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.InjectionPoint;
+import jakarta.enterprise.inject.spi.ProcessInjectionPoint;
 import jakarta.enterprise.inject.spi.ProcessObserverMethod;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * The portable extension: finds every {@code @ConsumerGroup} observer method, and at deployment validation resolves
- * each group's settings from MicroProfile Config, reporting every problem at once with its code. The observers are
- * never fired through the event bus: {@link SqlStreamsRuntime} runs one session per group that notifies exactly
- * its observer.
+ * The portable extension: finds every {@code @ConsumerGroup} observer method, checks every {@code @StreamName}
+ * injection point, and at deployment validation resolves each group's settings from MicroProfile Config,
+ * reporting every problem at once with its code. The observers are never fired through the event bus:
+ * {@link SqlStreamsRuntime} runs one session per group that notifies exactly its observer.
  */
 public class SqlStreamsExtension implements Extension {
     private final List<ObservedGroup> observed = new ArrayList<>();
@@ -36,8 +41,8 @@ public class SqlStreamsExtension implements Extension {
 
     void addBeans(@Observes BeforeBeanDiscovery discovery, BeanManager beans) {
         for (Class<?> type : List.of(SqlStreamsRuntime.class, JndiContainerResources.class,
-                MessageMetaProducer.class, SqlStreamsLiveness.class, SqlStreamsReadiness.class,
-                SqlStreamsStartup.class)) {
+                MessageMetaProducer.class, StreamProducers.class, SqlStreamsLiveness.class,
+                SqlStreamsReadiness.class, SqlStreamsStartup.class)) {
             discovery.addAnnotatedType(beans.createAnnotatedType(type), SqlStreamsExtension.class.getName() + "."
                     + type.getSimpleName());
         }
@@ -62,6 +67,28 @@ public class SqlStreamsExtension implements Extension {
                     + " has no @SchemaVersion");
         }
         observed.add(found);
+    }
+
+    <T, X> void checkStreamInjection(@Observes ProcessInjectionPoint<T, X> event) {
+        InjectionPoint point = event.getInjectionPoint();
+        if (point.getQualifiers().stream().noneMatch(StreamName.class::isInstance)) {
+            return;
+        }
+        String where = point.getMember().getDeclaringClass().getName() + "." + point.getMember().getName();
+        String stream = StreamProducers.streamName(point);
+        try {
+            Names.resource("stream", stream);
+        } catch (SqlStreamsException invalid) {
+            problems.add(invalid.getMessage() + " (at " + where + ")");
+        }
+        Class<?> payload = StreamProducers.payloadClass(point.getType());
+        if (payload == null) {
+            problems.add(Code.SQL0108.id() + " " + where + " injects " + point.getType().getTypeName() + " of stream \""
+                    + stream + "\"; name the payload class: Producer<Payload> or StreamHandle<Payload>");
+        } else if (!payload.isAnnotationPresent(SchemaVersion.class)) {
+            problems.add(Code.SQL0108.id() + " payload " + payload.getName() + " of stream \"" + stream
+                    + "\" injected at " + where + " has no @SchemaVersion");
+        }
     }
 
     void validate(@Observes AfterDeploymentValidation validation) {

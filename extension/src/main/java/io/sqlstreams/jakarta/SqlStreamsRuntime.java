@@ -56,6 +56,8 @@ public class SqlStreamsRuntime {
     private final Map<GroupAddress, GroupSupervisor<?>> supervisors = new LinkedHashMap<>();
     private final Map<GroupAddress, GroupState> idle = new LinkedHashMap<>();
     private DataSource dataSource;
+    private ThreadFactory threads;
+    private SqlStreams client;
     private ScheduledExecutorService monitor;
     private boolean started;
 
@@ -90,12 +92,7 @@ public class SqlStreamsRuntime {
             started = true;
             return;
         }
-        GlobalSettings global = settings.global();
-        dataSource = resources.dataSource(global.dataSourceJndiName());
-        ThreadFactory threads = resources.threadFactory();
-        ExecutorService defaultHandlers = resources.executor(GroupSettings.DEFAULT_EXECUTOR_JNDI_NAME);
-        SqlStreams client = EngineClient.create(dataSource, ClientConfig.builder().schema(global.schema()).build(),
-                new EngineEnvironment(threads, defaultHandlers, Clock.systemUTC(), Sleeper.SYSTEM));
+        SqlStreams client = client();
         for (ObservedGroup group : extension.groups()) {
             GroupSettings groupSettings = settings.groups().get(group.address());
             if (groupSettings.enabled()) {
@@ -111,6 +108,28 @@ public class SqlStreamsRuntime {
         started = true;
         LOG.log(System.Logger.Level.INFO, "sqlstreams started " + supervisors.size() + " consumer group session(s)"
                 + (idle.isEmpty() ? "" : "; disabled here: " + idle.keySet()));
+    }
+
+    /**
+     * The application's client over the configured data source, created on first use: by the sessions' start,
+     * or earlier by an injected producer.
+     */
+    public synchronized SqlStreams client() {
+        if (client == null) {
+            GlobalSettings global = extension.settings().global();
+            dataSource = resources.dataSource(global.dataSourceJndiName());
+            threads = resources.threadFactory();
+            ExecutorService defaultHandlers = resources.executor(GroupSettings.DEFAULT_EXECUTOR_JNDI_NAME);
+            client = EngineClient.create(dataSource, ClientConfig.builder().schema(global.schema()).build(),
+                    new EngineEnvironment(threads, defaultHandlers, Clock.systemUTC(), Sleeper.SYSTEM));
+        }
+        return client;
+    }
+
+    /** The configured data source; the client is created if it was not yet. */
+    public synchronized DataSource dataSource() {
+        client();
+        return dataSource;
     }
 
     @SuppressWarnings("unchecked")

@@ -11,18 +11,22 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 
-/** Stands in for the server's JNDI resources: the test database and plain JDK threads. */
+/**
+ * Stands in for the server's JNDI resources: the test database (with {@link SimulatedTransactions}) and plain JDK
+ * threads.
+ */
 @Alternative
 @Priority(1)
 @ApplicationScoped
 public class TestResources implements ContainerResources {
     static volatile DataSource dataSource;
     static final String HANDLER_THREAD_PREFIX = "test-managed-executor-";
-    private static final ExecutorService HANDLERS = Executors.newCachedThreadPool(EngineEnvironment.daemonThreads(HANDLER_THREAD_PREFIX));
+    private static final ExecutorService HANDLERS =
+            Executors.newCachedThreadPool(EngineEnvironment.daemonThreads(HANDLER_THREAD_PREFIX));
 
     @Override
     public DataSource dataSource(String jndiName) {
-        return dataSource;
+        return SimulatedTransactions.enlisting(dataSource);
     }
 
     @Override
@@ -33,5 +37,10 @@ public class TestResources implements ContainerResources {
     @Override
     public ExecutorService executor(String jndiName) {
         return HANDLERS;
+    }
+
+    @Override
+    public boolean inTransaction() {
+        return SimulatedTransactions.active();
     }
 }

@@ -1,0 +1,80 @@
+package io.sqlstreams.jakarta;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import javax.sql.DataSource;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.ProduceItem;
+import io.sqlstreams.ProduceOptions;
+import io.sqlstreams.ProduceResult;
+import io.sqlstreams.Producer;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.sql.TransientFailures;
+
+/**
+ * The injected producer: inside a JTA transaction it writes through a connection of the server's data source,
+ * which the server enlists in that transaction, so the message commits or rolls back with the caller's other
+ * work (a JPA write, say); outside one it produces through the engine's automatic batching and commits itself.
+ */
+final class TransactionalProducer<T> implements Producer<T> {
+    private final String stream;
+    private final Producer<T> engine;
+    private final DataSource dataSource;
+    private final BooleanSupplier inTransaction;
+
+    TransactionalProducer(String stream, Producer<T> engine, DataSource dataSource, BooleanSupplier inTransaction) {
+        this.stream = stream;
+        this.engine = engine;
+        this.dataSource = dataSource;
+        this.inTransaction = inTransaction;
+    }
+
+    @Override
+    public ProduceResult produce(T message, ProduceOptions options) {
+        if (!inTransaction.getAsBoolean()) {
+            return engine.produce(message, options);
+        }
+        try (Connection enlisted = dataSource.getConnection()) {
+            return engine.produce(enlisted, message, options);
+        } catch (SQLException failure) {
+            throw failed(failure);
+        }
+    }
+
+    @Override
+    public List<ProduceResult> produceBatch(List<ProduceItem<T>> items) {
+        if (!inTransaction.getAsBoolean()) {
+            return engine.produceBatch(items);
+        }
+        try (Connection enlisted = dataSource.getConnection()) {
+            return items.stream().map(item -> engine.produce(enlisted, item.message(), item.options())).toList();
+        } catch (SQLException failure) {
+            throw failed(failure);
+        }
+    }
+
+    @Override
+    public ProduceResult produce(Connection connection, T message, ProduceOptions options) {
+        return engine.produce(connection, message, options);
+    }
+
+    @Override
+    public ProduceResult produceInTransaction(TransactionalWork<T> work, ProduceOptions options) {
+        return engine.produceInTransaction(work, options);
+    }
+
+    /** The engine producer is shared by every injection point of the stream and closed with the application. */
+    @Override
+    public void close() {
+    }
+
+    private SqlStreamsException failed(SQLException failure) {
+        Code code = TransientFailures.isTransient(failure) ? Code.SQL0110 : Code.SQL0111;
+        return new SqlStreamsException(code, "producing to stream \"" + stream + "\" in the caller's JTA transaction"
+                + " failed: " + TransientFailures.describe(failure), failure);
+    }
+}
