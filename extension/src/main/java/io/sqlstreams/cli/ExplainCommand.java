@@ -1,0 +1,97 @@
+package io.sqlstreams.cli;
+
+import java.lang.System.Logger.Level;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+import io.sqlstreams.Code;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code explain [code]}: the diagnostic catalogue, offline. A code (SQL0059, 0059 or 59) or a metric or alert
+ * name ({@code partition_count}) shows that entry; no argument lists every code.
+ */
+@Command(name = "explain", description = "Explain a diagnostic code: its kind, level, whether a retry may help,"
+        + " what it means and what to do. Without a code, list them all.")
+final class ExplainCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "[code]",
+            description = "SQL0059, 0059 or 59, or a metric or alert name")
+    private String code;
+
+    @Override
+    public Integer call() {
+        Output output = SqlStreamsCommand.of(spec).output(spec);
+        if (code == null) {
+            listAll(output);
+            return ExitCodes.OK;
+        }
+        Optional<Code> found = Code.find(code).or(() -> Arrays.stream(Code.values())
+                .filter(candidate -> candidate.title().equalsIgnoreCase(code.trim())).findFirst());
+        if (found.isEmpty()) {
+            spec.commandLine().getErr().println("no diagnostic code or name \"" + code + "\": codes run from "
+                    + Code.values()[0].id() + " to " + Code.values()[Code.values().length - 1].id());
+            return ExitCodes.ABSENT;
+        }
+        JsonObject entry = entry(found.get());
+        if (output.json()) {
+            output.json(entry);
+        } else {
+            output.table(TextTable.fields(entry));
+        }
+        return ExitCodes.OK;
+    }
+
+    private static void listAll(Output output) {
+        if (output.json()) {
+            JsonArrayBuilder array = Json.createArrayBuilder();
+            Arrays.stream(Code.values()).forEach(each -> array.add(entry(each)));
+            output.json(array.build());
+            return;
+        }
+        TextTable table = TextTable.withHeaders("CODE", "KIND", "LEVEL", "RECOVERY", "TITLE");
+        for (Code each : Code.values()) {
+            JsonObject entry = entry(each);
+            table.row(each.id(), TextTable.cell(entry.get("kind")), TextTable.cell(entry.get("level")),
+                    TextTable.cell(entry.get("recovery")), each.title());
+        }
+        output.table(table);
+    }
+
+    /**
+     * One catalogue entry. Metrics are never logged, so they have no level; only errors have a recovery
+     * ({@code transient}: an unchanged retry may succeed; {@code permanent}: it will not).
+     */
+    private static JsonObject entry(Code code) {
+        JsonObjectBuilder entry = Json.createObjectBuilder()
+                .add("code", code.id())
+                .add("title", code.title())
+                .add("kind", lower(code.kind().name()));
+        if (code.level() == Level.OFF) {
+            entry.addNull("level");
+        } else {
+            entry.add("level", lower(code.level().name()));
+        }
+        if (code.recovery() == Code.Recovery.NONE) {
+            entry.addNull("recovery");
+        } else {
+            entry.add("recovery", lower(code.recovery().name()));
+        }
+        return entry.add("meaning", code.meaning()).add("action", code.action()).build();
+    }
+
+    private static String lower(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,34 @@
+package io.sqlstreams.cli;
+
+import io.sqlstreams.ConsumerHandle;
+import io.sqlstreams.SqlStreams;
+import io.sqlstreams.engine.Names;
+import picocli.CommandLine.Parameters;
+
+/** The {@code <stream> <group>} arguments that name one consumer group (a picocli mixin). */
+final class GroupArguments {
+    @Parameters(index = "0", paramLabel = "<stream>")
+    private String stream;
+
+    @Parameters(index = "1", paramLabel = "<group>")
+    private String group;
+
+    String stream() {
+        return stream;
+    }
+
+    String group() {
+        return group;
+    }
+
+    /** The group's handle; its verbs check both names (SQL0109) except {@code get}, which answers "absent". */
+    ConsumerHandle<Object> handle(SqlStreams client) {
+        return client.stream(stream, Object.class).consumer(group);
+    }
+
+    /** SQL0109 for an invalid stream or group name. */
+    void checkNames() {
+        Names.resource("stream", stream);
+        Names.resource("consumer group", group);
+    }
+}

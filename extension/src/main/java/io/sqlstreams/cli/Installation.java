@@ -1,0 +1,42 @@
+package io.sqlstreams.cli;
+
+import io.sqlstreams.ClientConfig;
+import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.SqlStreams;
+import io.sqlstreams.engine.Sleeper;
+import io.sqlstreams.engine.schema.SchemaMigrator;
+import io.sqlstreams.engine.sql.Database;
+import io.sqlstreams.engine.sql.Sql;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * One installation schema on one PostgreSQL, as this run reaches it. Every call is tried once: an operator at a
+ * prompt would rather rerun a command than wait out the library's retry curve.
+ */
+final class Installation {
+    private static final RetryPolicy ONE_ATTEMPT = RetryPolicy.builder().maxRetries(1).build();
+
+    private final PGSimpleDataSource dataSource;
+    private final ClientConfig config;
+
+    Installation(PGSimpleDataSource dataSource, String schema) {
+        this.dataSource = dataSource;
+        this.config = ClientConfig.builder().schema(schema).retry(ONE_ATTEMPT).build();
+    }
+
+    String schema() {
+        return config.schema();
+    }
+
+    /** The library's client: checks the schema name and that PostgreSQL answers. */
+    SqlStreams client() {
+        return SqlStreams.create(dataSource, config);
+    }
+
+    /** Creates and checks the installation's tables ({@code migrate init}). */
+    SchemaMigrator migrator() {
+        config.validate();
+        return new SchemaMigrator(new Database(dataSource, config.retry(), Sleeper.SYSTEM, config.logger()),
+                new Sql(config.schema()));
+    }
+}

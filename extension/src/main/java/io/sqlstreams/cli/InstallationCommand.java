@@ -1,0 +1,41 @@
+package io.sqlstreams.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * A command that reads or sets up the installation named by the run's {@code --url} and {@code --schema}: it is
+ * handed the run's output and that installation, and returns its exit code.
+ */
+abstract class InstallationCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    /** Whether the run asked for {@code --quiet}, which has nothing to print as JSON. */
+    boolean quiet() {
+        return false;
+    }
+
+    abstract int run(Output output, Installation installation);
+
+    /** Where error lines go. */
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    /** A usage error (exit 2) this command found in its arguments. */
+    ParameterException usageError(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    @Override
+    public final Integer call() {
+        SqlStreamsCommand root = SqlStreamsCommand.of(spec);
+        Output output = root.output(spec, quiet());
+        return run(output, root.installation(spec));
+    }
+}

@@ -1,0 +1,43 @@
+package io.sqlstreams.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import jakarta.json.Json;
+import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonGenerator;
+
+/** Standard output of one run, in the format the run asked for. */
+final class Output {
+    private final PrintWriter out;
+    private final OutputFormat format;
+
+    Output(PrintWriter out, OutputFormat format) {
+        this.out = out;
+        this.format = format;
+    }
+
+    boolean json() {
+        return format == OutputFormat.JSON;
+    }
+
+    /** The run's one JSON document, on one line. */
+    void json(JsonValue document) {
+        StringWriter text = new StringWriter();
+        try (JsonGenerator generator = Json.createGenerator(text)) {
+            generator.write(document);
+        }
+        out.println(text);
+        out.flush();
+    }
+
+    void table(TextTable table) {
+        table.print(out);
+        out.flush();
+    }
+
+    void line(String text) {
+        out.println(text);
+        out.flush();
+    }
+}

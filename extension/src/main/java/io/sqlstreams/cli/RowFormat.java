@@ -1,0 +1,63 @@
+package io.sqlstreams.cli;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+import io.sqlstreams.Consumer;
+import io.sqlstreams.Stream;
+import io.sqlstreams.engine.codec.DurationText;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+
+/**
+ * How {@code list} and {@code get} show one kind of row: its name (what {@code --quiet} prints), its JSON object
+ * (snake_case fields, durations in Go's spelling such as {@code 24h0m0s}, times in ISO-8601 UTC), and which of
+ * those fields a list table shows.
+ */
+record RowFormat<R>(Function<R, String> name, Function<R, JsonObject> json, List<String> listColumns) {
+
+    static final RowFormat<Stream> STREAM = new RowFormat<>(Stream::name, stream -> Json.createObjectBuilder()
+            .add("id", stream.id())
+            .add("name", stream.name())
+            .add("partition_size", stream.partitionSize())
+            .add("retention_ttl", duration(stream.retentionTtl()))
+            .add("allow_drop_past_committed", stream.allowDropPastCommitted())
+            .add("idempotency_key_ttl", duration(stream.idempotencyKeyTtl()))
+            .add("empty_compaction_head_ttl", duration(stream.emptyCompactionHeadTtl()))
+            .add("delivery_log_mode", stream.deliveryLogMode().wireName())
+            .add("created_at", time(stream.createdAt()))
+            .add("updated_at", time(stream.updatedAt()))
+            .build(),
+            List.of("name", "id", "partition_size", "retention_ttl", "delivery_log_mode", "created_at"));
+
+    static final RowFormat<Consumer> CONSUMER = new RowFormat<>(Consumer::name, consumer -> Json.createObjectBuilder()
+            .add("id", consumer.id())
+            .add("stream", consumer.stream())
+            .add("name", consumer.name())
+            .add("created_at", time(consumer.createdAt()))
+            .add("updated_at", time(consumer.updatedAt()))
+            .build(),
+            List.of("name", "id", "created_at", "updated_at"));
+
+    /** The list table: a header of upper-cased column names, then one row per item. */
+    TextTable table(List<R> rows) {
+        TextTable table = TextTable.withHeaders(listColumns.stream().map(column -> column.toUpperCase(Locale.ROOT))
+                .toArray(String[]::new));
+        for (R row : rows) {
+            JsonObject fields = json.apply(row);
+            table.row(listColumns.stream().map(column -> TextTable.cell(fields.get(column))).toList());
+        }
+        return table;
+    }
+
+    private static String duration(Duration duration) {
+        return DurationText.format(duration);
+    }
+
+    private static String time(Instant instant) {
+        return instant.toString();
+    }
+}

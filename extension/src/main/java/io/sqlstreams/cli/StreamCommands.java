@@ -1,0 +1,51 @@
+package io.sqlstreams.cli;
+
+import java.util.List;
+import java.util.Optional;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.Stream;
+import io.sqlstreams.engine.Names;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code sqlstreams stream …}: the registered streams. */
+@Command(name = "stream", description = "Read registered streams.",
+        subcommands = {StreamCommands.ListStreams.class, StreamCommands.GetStream.class})
+final class StreamCommands {
+    private StreamCommands() {
+    }
+
+    @Command(name = "list", description = "List the registered streams, ordered by name.")
+    static final class ListStreams extends ListCommand<Stream> {
+        ListStreams() {
+            super(RowFormat.STREAM);
+        }
+
+        @Override
+        List<Stream> rows(Installation installation) {
+            return installation.client().streams();
+        }
+    }
+
+    @Command(name = "get", description = "Show one stream's row: its id, partition size and retention settings.")
+    static final class GetStream extends GetCommand<Stream> {
+        @Parameters(index = "0", paramLabel = "<stream>")
+        private String stream;
+
+        GetStream() {
+            super(RowFormat.STREAM);
+        }
+
+        @Override
+        Optional<Stream> row(Installation installation) {
+            Names.resource("stream", stream);
+            return installation.client().stream(stream, Object.class).get();
+        }
+
+        @Override
+        String absence() {
+            return Code.SQL0005.id() + " stream \"" + stream + "\" is not registered";
+        }
+    }
+}

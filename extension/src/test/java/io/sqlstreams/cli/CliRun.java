@@ -1,0 +1,57 @@
+package io.sqlstreams.cli;
+
+import java.io.PrintWriter;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+import io.sqlstreams.testing.TestDatabase;
+import jakarta.json.Json;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import picocli.CommandLine;
+
+/** One in-process run of the tool: its exit code and everything it printed. */
+record CliRun(int exitCode, String out, String err) {
+
+    /** Runs {@code args} with {@code environment} as the process environment. */
+    static CliRun run(Map<String, String> environment, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = SqlStreamsCli.commandLine(environment);
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int exitCode = cli.execute(args);
+        return new CliRun(exitCode, out.toString(), err.toString());
+    }
+
+    /** An environment that points the tool at the test class's schema, as an operator's shell would. */
+    static Map<String, String> environmentFor(TestDatabase database) throws SQLException {
+        return Map.of(SqlStreamsCommand.URL_VARIABLE, jdbcUrl(database),
+                SqlStreamsCommand.SCHEMA_VARIABLE, database.schema());
+    }
+
+    /** The URL the test pool connects with, credentials included. */
+    static String jdbcUrl(TestDatabase database) throws SQLException {
+        try (Connection connection = database.dataSource().getConnection()) {
+            return connection.getMetaData().getURL();
+        }
+    }
+
+    JsonValue json() {
+        try (JsonReader reader = Json.createReader(new StringReader(out))) {
+            return reader.readValue();
+        }
+    }
+
+    List<String> outLines() {
+        return out.lines().toList();
+    }
+
+    List<String> errLines() {
+        return err.lines().toList();
+    }
+}
