@@ -10,6 +10,7 @@ import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.consume.EngineConsumerInstance;
 import io.sqlstreams.jakarta.config.GroupSettings;
 
@@ -46,10 +47,10 @@ final class GroupSupervisor<T> {
         this.state = new GroupState(GroupState.Status.NOT_STARTED, 0, null, clock.instant());
     }
 
-    /** Writes the group's declaration; a conflicting or unreachable store fails the deployment. */
+    /** Writes the declaration (see {@link StreamRegistration}); a conflict or no database fails the deployment. */
     synchronized void register(SqlStreams client) {
-        ConsumerInstance<T> registered = client.stream(group.address().stream(), payloadType)
-                .consumer(group.address().group()).register(settings.declaration());
+        StreamHandle<T> stream = StreamRegistration.ifAbsent(client.stream(group.address().stream(), payloadType));
+        ConsumerInstance<T> registered = stream.consumer(group.address().group()).register(settings.declaration());
         instance = (EngineConsumerInstance<T>) registered;
     }
 

@@ -12,12 +12,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreams;
+import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.Sleeper;
@@ -117,13 +119,23 @@ public class SqlStreamsRuntime {
     public synchronized SqlStreams client() {
         if (client == null) {
             GlobalSettings global = extension.settings().global();
-            dataSource = resources.dataSource(global.dataSourceJndiName());
-            threads = resources.threadFactory();
-            ExecutorService defaultHandlers = resources.executor(GroupSettings.DEFAULT_EXECUTOR_JNDI_NAME);
+            dataSource = resource("sqlstreams.datasource", () -> resources.dataSource(global.dataSourceJndiName()));
+            threads = resource("the claim loops' thread factory", resources::threadFactory);
+            ExecutorService defaultHandlers = resource("the default handler executor",
+                    () -> resources.executor(GroupSettings.DEFAULT_EXECUTOR_JNDI_NAME));
             client = EngineClient.create(dataSource, ClientConfig.builder().schema(global.schema()).build(),
                     new EngineEnvironment(threads, defaultHandlers, Clock.systemUTC(), Sleeper.SYSTEM));
         }
         return client;
+    }
+
+    /** A server resource the configuration names; a missing one is a configuration error with its code. */
+    static <R> R resource(String what, Supplier<R> lookup) {
+        try {
+            return lookup.get();
+        } catch (IllegalStateException missing) {
+            throw new SqlStreamsException(Code.SQL0108, what + ": " + missing.getMessage(), missing);
+        }
     }
 
     /** The configured data source; the client is created if it was not yet. */
@@ -134,7 +146,8 @@ public class SqlStreamsRuntime {
 
     @SuppressWarnings("unchecked")
     private <T> GroupSupervisor<T> supervisor(ObservedGroup group, GroupSettings settings) {
-        ExecutorService handlers = resources.executor(settings.executorJndiName());
+        ExecutorService handlers = resource("the executor of " + group.describe(),
+                () -> resources.executor(settings.executorJndiName()));
         ObserverHandler<T> handler = new ObserverHandler<>((ObserverMethod<T>) group.observer(), requestContexts);
         return new GroupSupervisor<>(group, settings, (Class<T>) group.payloadType(), handler, handlers,
                 Clock.systemUTC());

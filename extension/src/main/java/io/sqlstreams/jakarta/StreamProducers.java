@@ -44,7 +44,7 @@ public class StreamProducers {
         Class<T> payload = payloadType(point);
         @SuppressWarnings("unchecked")
         Producer<T> engine = (Producer<T>) producers.computeIfAbsent(stream + "|" + payload.getName(),
-                key -> runtime.client().stream(stream, payload).producer().register());
+                key -> StreamRegistration.ifAbsent(runtime.client().stream(stream, payload)).producer().register());
         return new TransactionalProducer<>(stream, engine, runtime.dataSource(), resources::inTransaction);
     }
 

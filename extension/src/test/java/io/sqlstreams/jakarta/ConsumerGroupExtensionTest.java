@@ -56,19 +56,18 @@ class ConsumerGroupExtensionTest {
         this.database = database;
         this.client = EngineFixtures.client(database, new RecordingLogger());
         this.stream = client.stream("payments.requested", Payment.class);
-        stream.register();
         PaymentObservers.RUNS.clear();
     }
 
     @AfterEach
-    void destroyGroup() {
-        stream.consumer("charge-cards").get().ifPresent(group -> stream.consumer("charge-cards")
-                .destroy(DestroyOptions.forced()));
+    void destroyStream() {
+        stream.get().ifPresent(registered -> stream.destroy(DestroyOptions.forced()));
     }
 
     @Test
     void theObserverRunsOnTheManagedExecutorAndItsOutcomeIsTheDeliverys() throws Exception {
         try (CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
+            assertThat(stream.get()).as("the consuming application registered the stream nobody had").isPresent();
             Producer<Payment> producer = stream.producer().register();
             for (String behaviour : List.of("ok", "terminal", "delay", "fail-once")) {
                 producer.produce(new Payment("order-" + behaviour, behaviour));
@@ -102,7 +101,41 @@ class ConsumerGroupExtensionTest {
                 .hasMessageContaining("has no @SchemaVersion")
                 .hasMessageContaining("is observed twice")
                 .hasMessageContaining("SQL0108 " + GROUP_KEY + "message.timeout: '10x'");
-        assertThat(stream.consumer("charge-cards").get()).as("nothing was registered").isEmpty();
+        assertThat(stream.get()).as("nothing was registered").isEmpty();
+    }
+
+    @Test
+    void aDataSourceNameThatNamesNothingFailsTheStartWithItsCode() {
+        Map<String, String> missing = Map.of("sqlstreams.datasource", "jdbc/missing");
+
+        assertThatThrownBy(() -> CdiContainer.start(database, missing, PaymentObservers.class).close())
+                .hasStackTraceContaining("SQL0108 sqlstreams.datasource: no data source is bound at JNDI name"
+                        + " jdbc/missing");
+        assertThat(stream.get()).as("nothing was registered").isEmpty();
+    }
+
+    @Test
+    void beforeTheSessionsRunEveryCheckSaysNotStarted() throws Exception {
+        try (CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
+            SqlStreamsRuntime notYetStarted = new SqlStreamsRuntime();
+            notYetStarted.extension = container.select(SqlStreamsExtension.class);
+            notYetStarted.resources = container.select(ContainerResources.class);
+            SqlStreamsReadiness readiness = new SqlStreamsReadiness();
+            readiness.runtime = notYetStarted;
+            SqlStreamsStartup startup = new SqlStreamsStartup();
+            startup.runtime = notYetStarted;
+            SqlStreamsLiveness liveness = new SqlStreamsLiveness();
+            liveness.runtime = notYetStarted;
+
+            for (HealthCheck check : List.<HealthCheck>of(readiness, startup)) {
+                HealthCheckResponse response = check.call();
+                assertThat(response.getStatus()).as(response.getName()).isEqualTo(HealthCheckResponse.Status.DOWN);
+                assertThat(response.getData().orElseThrow()).containsEntry("payments.requested/charge-cards",
+                        "not started");
+            }
+            assertThat(liveness.call().getStatus()).as("not started is not dead")
+                    .isEqualTo(HealthCheckResponse.Status.UP);
+        }
     }
 
     @Test

@@ -7,13 +7,14 @@ import java.util.concurrent.ThreadFactory;
 import javax.sql.DataSource;
 
 import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.jakarta.config.GlobalSettings;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 
 /**
- * Stands in for the server's JNDI resources: the test database (with {@link SimulatedTransactions}) and plain JDK
- * threads.
+ * Stands in for the server's JNDI resources: the test database (with {@link SimulatedTransactions}) bound at the
+ * default name only, and plain JDK threads.
  */
 @Alternative
 @Priority(1)
@@ -26,6 +27,9 @@ public class TestResources implements ContainerResources {
 
     @Override
     public DataSource dataSource(String jndiName) {
+        if (!jndiName.equals(GlobalSettings.DEFAULT_DATASOURCE_JNDI_NAME)) {
+            throw new IllegalStateException("no data source is bound at JNDI name " + jndiName);
+        }
         return SimulatedTransactions.enlisting(dataSource);
     }
 
