@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ExecutorService;
 
+import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
@@ -17,7 +18,9 @@ import io.sqlstreams.jakarta.config.GroupSettings;
 /**
  * One group's session on this instance: registers the declaration, starts the session with the observer as its
  * handler on the group's managed executor, and restarts it with a doubling backoff (1 s up to 1 min) when it
- * fails for a transient reason. A permanent failure leaves it FAILED, which liveness reports.
+ * fails: a lost instance (SQL0012) or a database failure heals with a fresh session. Only a group or stream
+ * that no longer exists (SQL0014, SQL0005) leaves it FAILED, which liveness reports; a suspended worker
+ * (SQL0107) leaves it STOPPED, as intended.
  */
 final class GroupSupervisor<T> {
     private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
@@ -65,11 +68,14 @@ final class GroupSupervisor<T> {
         if (state.status() == GroupState.Status.RUNNING && !session.isRunning()) {
             Throwable failure = session.failure().orElse(null);
             String why = failure == null ? "the session stopped" : failure.toString();
-            if (failure instanceof SqlStreamsException coded && !coded.isTransient()) {
+            Code code = failure instanceof SqlStreamsException coded ? coded.code() : null;
+            if (code == Code.SQL0107) {
+                state = new GroupState(GroupState.Status.STOPPED, restarts, why, now);
+            } else if (code == Code.SQL0014 || code == Code.SQL0005) {
                 state = new GroupState(GroupState.Status.FAILED, restarts, why, now);
-                return;
+            } else {
+                scheduleRestart(now, why);
             }
-            scheduleRestart(now, why);
         } else if (state.status() == GroupState.Status.RESTARTING && !now.isBefore(restartAt)) {
             restarts++;
             try {

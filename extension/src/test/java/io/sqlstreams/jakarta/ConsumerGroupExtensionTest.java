@@ -28,6 +28,7 @@ import io.sqlstreams.jakarta.beans.Payment;
 import io.sqlstreams.jakarta.beans.PaymentObservers;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
+import io.sqlstreams.testing.Sql;
 import io.sqlstreams.testing.TestDatabase;
 
 /**
@@ -112,6 +113,27 @@ class ConsumerGroupExtensionTest {
                 .hasStackTraceContaining("SQL0108 sqlstreams.datasource: no data source is bound at JNDI name"
                         + " jdbc/missing");
         assertThat(stream.get()).as("nothing was registered").isEmpty();
+    }
+
+    @Test
+    void aSessionThatLostItsInstanceRestartsAndGoesOnDelivering() throws Exception {
+        try (CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
+            HealthCheck liveness = container.select(HealthCheck.class, Liveness.Literal.INSTANCE);
+            HealthCheck readiness = container.select(HealthCheck.class, Readiness.Literal.INSTANCE);
+
+            assertThat(new Sql(database).update("DELETE FROM {s}.worker_instance")).as("instance rows removed")
+                    .isPositive();
+
+            await().atMost(WAIT).untilAsserted(() -> assertThat(readiness.call().getData().orElseThrow()
+                    .get("payments.requested/charge-cards").toString()).startsWith("restarting").contains("SQL0012"));
+            assertThat(liveness.call().getStatus()).as("a restarting session is alive")
+                    .isEqualTo(HealthCheckResponse.Status.UP);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(readiness.call().getData().orElseThrow())
+                    .containsEntry("payments.requested/charge-cards", "running (restarts 1)"));
+            stream.producer().register().produce(new Payment("order-after-restart", "ok"));
+            await().atMost(WAIT).untilAsserted(() -> assertThat(runsOf("ok")).isEqualTo(1));
+            assertThat(readiness.call().getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        }
     }
 
     @Test
