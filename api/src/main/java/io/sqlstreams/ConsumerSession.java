@@ -1,6 +1,7 @@
 package io.sqlstreams;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -28,6 +29,12 @@ public interface ConsumerSession extends AutoCloseable {
 
     /** The session's counters so far. */
     SessionCounters counters();
+
+    /**
+     * When the session last renewed its liveness rows (at start, then every half InstanceTTL): a heartbeat older
+     * than InstanceTTL means the session is stuck, or cut off from PostgreSQL for longer than a blip.
+     */
+    Instant lastHeartbeat();
 
     /**
      * Stops the session gracefully, waiting at most {@code timeout} for in-flight handlers (instead of the

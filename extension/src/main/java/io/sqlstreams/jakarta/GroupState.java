@@ -11,11 +11,13 @@ import java.time.Instant;
 public record GroupState(Status status, int restarts, String detail, Instant since) {
 
     public enum Status {
-        NOT_STARTED, RUNNING, RESTARTING, FAILED, STOPPED, DISABLED;
+        NOT_STARTED, RUNNING, RESTARTING, FAILED, STOPPED, DISABLED,
+        /** running, but its heartbeat is older than InstanceTTL */
+        STALLED;
 
-        /** Dead for good: the session failed with a permanent error and is not restarted. */
+        /** What liveness reports DOWN: a session failed for good, or stuck without a heartbeat. */
         boolean dead() {
-            return this == FAILED;
+            return this == FAILED || this == STALLED;
         }
     }
 

@@ -20,7 +20,8 @@ import io.sqlstreams.jakarta.config.GroupSettings;
  * handler on the group's managed executor, and restarts it with a doubling backoff (1 s up to 1 min) when it
  * fails: a lost instance (SQL0012) or a database failure heals with a fresh session. Only a group or stream
  * that no longer exists (SQL0014, SQL0005) leaves it FAILED, which liveness reports; a suspended worker
- * (SQL0107) leaves it STOPPED, as intended.
+ * (SQL0107) leaves it STOPPED, as intended. A running session whose heartbeat is older than its InstanceTTL is
+ * STALLED (liveness DOWN) until its heartbeat resumes.
  */
 final class GroupSupervisor<T> {
     private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
@@ -65,7 +66,10 @@ final class GroupSupervisor<T> {
     /** Called periodically: notices a session that died and restarts it when its backoff has passed. */
     synchronized void check() {
         Instant now = clock.instant();
-        if (state.status() == GroupState.Status.RUNNING && !session.isRunning()) {
+        boolean live = state.status() == GroupState.Status.RUNNING || state.status() == GroupState.Status.STALLED;
+        if (live && session.isRunning()) {
+            watchHeartbeat(now);
+        } else if (live) {
             Throwable failure = session.failure().orElse(null);
             String why = failure == null ? "the session stopped" : failure.toString();
             Code code = failure instanceof SqlStreamsException coded ? coded.code() : null;
@@ -84,6 +88,17 @@ final class GroupSupervisor<T> {
             } catch (SqlStreamsException | IllegalStateException again) {
                 scheduleRestart(now, again.toString());
             }
+        }
+    }
+
+    private void watchHeartbeat(Instant now) {
+        Duration ttl = settings.options().resolvedInstanceTtl();
+        Duration silence = Duration.between(session.lastHeartbeat(), now);
+        if (silence.compareTo(ttl) > 0) {
+            state = new GroupState(GroupState.Status.STALLED, restarts, "no heartbeat for " + silence.toMillis()
+                    + " ms (InstanceTTL " + ttl.toMillis() + " ms)", now);
+        } else if (state.status() == GroupState.Status.STALLED) {
+            state = new GroupState(GroupState.Status.RUNNING, restarts, null, now);
         }
     }
 

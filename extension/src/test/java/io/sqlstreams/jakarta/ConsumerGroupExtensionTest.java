@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -133,6 +135,36 @@ class ConsumerGroupExtensionTest {
             stream.producer().register().produce(new Payment("order-after-restart", "ok"));
             await().atMost(WAIT).untilAsserted(() -> assertThat(runsOf("ok")).isEqualTo(1));
             assertThat(readiness.call().getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+        }
+    }
+
+    /**
+     * Another transaction holds the instance rows locked, so the heartbeat hangs: past InstanceTTL the group is
+     * stalled and liveness is DOWN; once the lock goes the lost instance (SQL0012) restarts the session.
+     */
+    @Test
+    void aHeartbeatOlderThanTheInstanceTtlTakesLivenessDownUntilTheSessionRecovers() throws Exception {
+        try (CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
+            HealthCheck liveness = container.select(HealthCheck.class, Liveness.Literal.INSTANCE);
+            try (Connection locker = database.dataSource().getConnection()) {
+                locker.setAutoCommit(false);
+                try (Statement lock = locker.createStatement()) {
+                    lock.execute("SELECT * FROM " + database.schema() + ".worker_instance FOR UPDATE");
+                }
+                await().atMost(WAIT).untilAsserted(() -> {
+                    HealthCheckResponse live = liveness.call();
+                    assertThat(live.getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+                    assertThat(live.getData().orElseThrow().get("payments.requested/charge-cards").toString())
+                            .startsWith("stalled: no heartbeat for ");
+                });
+                locker.rollback();
+            }
+            await().atMost(WAIT).untilAsserted(() -> {
+                HealthCheckResponse live = liveness.call();
+                assertThat(live.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+                assertThat(live.getData().orElseThrow()).containsEntry("payments.requested/charge-cards",
+                        "running (restarts 1)");
+            });
         }
     }
 

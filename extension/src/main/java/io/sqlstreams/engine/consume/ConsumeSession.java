@@ -82,6 +82,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Consumer<ConsumeSession<T>> onStopped;
     private final Instant startedAt;
+    private volatile Instant lastHeartbeat;
     private List<Thread> loops = List.of();
 
     ConsumeSession(Engine engine, RegisteredGroup group, Class<T> payloadType, int schemaVersion,
@@ -127,6 +128,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         this.room = new Semaphore(options.resolvedQueueSize());
         this.permits = new Semaphore(options.resolvedMessageConcurrency());
         this.startedAt = engine.environment().clock().instant();
+        this.lastHeartbeat = startedAt;
     }
 
     /** Claims liveness, starts every loop, and returns once the session runs. */
@@ -134,6 +136,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         config.refresh();
         ConsumerConfig current = config.current();
         instances.claim(options.resolvedInstanceTtl());
+        lastHeartbeat = engine.environment().clock().instant();
         engine.diagnostics().info("consumer starting: " + group.describe() + " session=" + id
                 + " batch_limit=" + options.resolvedBatchLimit() + " queue_size=" + options.resolvedQueueSize()
                 + " message_concurrency=" + options.resolvedMessageConcurrency()
@@ -413,6 +416,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private void heartbeat() {
         try {
             instances.renew(options.resolvedInstanceTtl());
+            lastHeartbeat = engine.environment().clock().instant();
         } catch (SqlStreamsException lost) {
             if (lost.code() == Code.SQL0012 || lost.code() == Code.SQL0107) {
                 fail(lost);
@@ -474,6 +478,11 @@ final class ConsumeSession<T> implements ConsumerSession {
     @Override
     public SessionCounters counters() {
         return counters.snapshot();
+    }
+
+    @Override
+    public Instant lastHeartbeat() {
+        return lastHeartbeat;
     }
 
     /** Waits until the session has stopped. */
