@@ -7,7 +7,12 @@ import static org.awaitility.Awaitility.await;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.Map;
 
 import org.eclipse.microprofile.health.HealthCheck;
@@ -92,6 +97,37 @@ class ConsumerGroupExtensionTest {
             assertThat(group.inspect().declaredConfig().message().timeout())
                     .as("the declaration came from MicroProfile Config").isEqualTo(Duration.ofSeconds(7));
         }
+    }
+
+    @Test
+    void aRedeploymentWithAnotherRetryBudgetReplacesTheStoredDeclarationAndLogsSql0059() throws Exception {
+        CdiContainer.start(database, FAST_GROUP, PaymentObservers.class).close();
+        Map<String, String> moreRetries = new HashMap<>(FAST_GROUP);
+        moreRetries.put(GROUP_KEY + "message.retry.max-retries", "7");
+        List<String> logged = new CopyOnWriteArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger engineLog = Logger.getLogger("io.sqlstreams");
+        engineLog.addHandler(capture);
+        try (CdiContainer redeployed = CdiContainer.start(database, moreRetries, PaymentObservers.class)) {
+            assertThat(stream.consumer("charge-cards").inspect().declaredConfig().message().retry().maxRetries())
+                    .isEqualTo(7);
+        } finally {
+            engineLog.removeHandler(capture);
+        }
+        assertThat(logged).anySatisfy(line -> assertThat(line).startsWith("SQL0059").contains("max_retries"));
     }
 
     @Test
