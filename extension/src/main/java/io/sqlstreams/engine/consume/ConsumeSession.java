@@ -505,7 +505,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         Instant deadline = engine.environment().clock().instant().plus(timeout);
         try {
             joinLoops(deadline);
-            gate.close();
+            gate.close().forEach(chain -> deferUnrun(chain, "the session stopped while the chain waited for its key"));
             drainInFlight(deadline, timeout);
             settle();
             upkeep.shutdownNow();

@@ -101,11 +101,18 @@ final class KeyChainGate {
         }
     }
 
-    /** The session stops: waiting chains are left unrun for the range's settlement. */
-    void close() {
+    /**
+     * The session stops: no more retries.
+     *
+     * @return the chains still waiting, which never ran
+     */
+    List<DispatchUnit> close() {
         retries.shutdownNow();
         synchronized (waiting) {
+            List<DispatchUnit> unrun = new ArrayList<>();
+            waiting.values().forEach(range -> unrun.addAll(range.chains));
             waiting.clear();
+            return unrun;
         }
     }
 

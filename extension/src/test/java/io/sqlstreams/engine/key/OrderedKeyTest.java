@@ -271,6 +271,45 @@ class OrderedKeyTest extends OrderedKeyKit.RigTest {
         });
     }
 
+    /**
+     * A session stopping while its range's chain waits for an earlier range of another session (which polls too
+     * rarely to claim the second batch itself): the chain is deferred unrun, so the range commits and leaves no
+     * lease behind, and the messages are delivered in order (by a third session) once the earlier range is done.
+     */
+    @Test
+    void aChainStillWaitingWhenItsSessionStopsIsDeferredSoItsRangeCommits() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        ConsumerConfig ordered = retries(3).concurrencyOverride(Concurrency.ORDERED).build();
+        List<ProduceItem<Keyed>> items = new ArrayList<>();
+        for (long n = 1; n <= 10; n++) {
+            items.add(item("k", n));
+        }
+        List<Long> ids = new ArrayList<>(rig.produceInOrder(items.subList(0, 5)));
+        rig.start(GROUP, ordered, ledger.handler((payload, run) -> {
+            if (payload.n() == 1) {
+                assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
+            }
+        }), session().batchLimit(5).claimPollRate(Duration.ofSeconds(30)).build());
+        await().atMost(WAIT).until(() -> !ledger.runs(GROUP).isEmpty());
+        ConsumerSession later = rig.start(GROUP, ordered, ledger.handler((payload, run) -> { }),
+                session().batchLimit(5).build());
+        ids.addAll(rig.produceInOrder(items.subList(5, 10)));
+        await().atMost(WAIT).until(() -> later.counters().claimed() == 5);
+
+        later.stop(Duration.ofSeconds(1));
+
+        assertThat(rig.sql.count("SELECT count(*) FROM {s}.claim_lease_" + rig.streamId()))
+                .as("only the first session's range is still leased").isEqualTo(1);
+        assertThat(rig.exceptions(GROUP)).containsOnlyKeys(ids.subList(5, 10));
+        assertThat(rig.exceptions(GROUP).values()).allMatch(row -> row.startsWith("deferred/"));
+        assertThat(rig.sql.strings("SELECT DISTINCT error FROM {s}.delivery_log_" + rig.streamId()
+                + " WHERE status = 'deferred'")).containsExactly("the session stopped while the chain waited for its key");
+        release.countDown();
+        rig.start(GROUP, ordered, ledger.handler((payload, run) -> { }), session().build());
+        await().atMost(WAIT).untilAsserted(() -> assertThat(ledger.succeeded(GROUP)).hasSize(10));
+        assertThat(ledger.successOrder(GROUP, "k")).containsExactlyElementsOf(ids);
+    }
+
     private static ProduceItem<Keyed> item(String key, long n) {
         return ProduceItem.of(new Keyed(key, n), keyed(key, null));
     }
