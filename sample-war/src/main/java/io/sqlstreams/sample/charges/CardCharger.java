@@ -1,0 +1,56 @@
+package io.sqlstreams.sample.charges;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+
+import io.sqlstreams.MessageMeta;
+import io.sqlstreams.sample.PaymentRequestedV1;
+import io.sqlstreams.sample.orders.Order;
+import io.sqlstreams.sample.orders.OrderStatus;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+
+/**
+ * Charges an order's card through the {@link CardGateway} and records the result with the order's new status,
+ * in one transaction. Deliveries are at least once, so the same payment may arrive again after a crash or a
+ * timeout: a decided order is never sent to the gateway a second time.
+ */
+@ApplicationScoped
+public class CardCharger {
+
+    @PersistenceContext(unitName = "payments")
+    EntityManager entityManager;
+
+    @Inject
+    CardGateway gateway;
+
+    /** @throws CardGatewayUnavailableException when the gateway did not answer; nothing is recorded */
+    @Transactional
+    public ChargeResult charge(PaymentRequestedV1 payment, MessageMeta meta) {
+        // The row lock makes a concurrent delivery of the same payment wait, then find the order decided.
+        Order order = entityManager.find(Order.class, payment.orderId(), LockModeType.PESSIMISTIC_WRITE);
+        if (order == null) {
+            return ChargeResult.NO_SUCH_ORDER;
+        }
+        if (order.status() != OrderStatus.PLACED) {
+            return order.status() == OrderStatus.CHARGED ? ChargeResult.CHARGED : ChargeResult.DECLINED;
+        }
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        return switch (gateway.decide(payment.customer(), payment.amountCents(), meta.attempt())) {
+            case APPROVED -> {
+                entityManager.persist(new Charge(order.id(), now, meta.attempt(), meta.messageId()));
+                order.markCharged(now);
+                yield ChargeResult.CHARGED;
+            }
+            case DECLINED -> {
+                order.markDeclined(now);
+                yield ChargeResult.DECLINED;
+            }
+            case UNAVAILABLE -> throw new CardGatewayUnavailableException(order.id(), meta.attempt());
+        };
+    }
+}

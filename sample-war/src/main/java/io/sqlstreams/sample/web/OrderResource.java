@@ -1,0 +1,48 @@
+package io.sqlstreams.sample.web;
+
+import java.util.List;
+
+import io.sqlstreams.sample.orders.Order;
+import io.sqlstreams.sample.orders.OrderDesk;
+import io.sqlstreams.sample.orders.OrderRequestReader;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+/** {@code /api/orders}: place an order, then follow its payment. */
+@Path("orders")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class OrderResource {
+
+    @Inject
+    OrderDesk desk;
+
+    @Inject
+    OrderLookup lookup;
+
+    /** The body is read as text so that malformed JSON gets the same clear 400 as a missing field. */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response place(String body, @Context UriInfo uri) {
+        Order order = desk.place(OrderRequestReader.read(body));
+        return Response.created(uri.getAbsolutePathBuilder().path(order.id()).build())
+                .entity(OrderView.of(order, null, null)).build();
+    }
+
+    @GET
+    @Path("{id}")
+    public Response find(@PathParam("id") String id) {
+        return lookup.find(id).map(order -> Response.ok(order).build())
+                .orElseGet(() -> ApiError.response(Response.Status.NOT_FOUND, "no order " + id, List.of()));
+    }
+}

@@ -1,0 +1,92 @@
+package io.sqlstreams.sample.orders;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class OrderRequestReaderTest {
+
+    @Test
+    void readsAValidOrderWithTheCustomerTrimmed() {
+        NewOrder order = OrderRequestReader.read("{\"customer\":\"  ada \",\"amountCents\":1234,\"currency\":\"EUR\"}");
+
+        assertThat(order).isEqualTo(new NewOrder("ada", 1234, "EUR"));
+    }
+
+    @Test
+    void reportsMalformedJson() {
+        assertThat(problemsOf("{\"customer\":")).singleElement().asString().startsWith("the body is not valid JSON");
+        assertThat(problemsOf("")).singleElement().asString().startsWith("the body is not valid JSON");
+    }
+
+    @Test
+    void requiresAnObject() {
+        assertThat(problemsOf("[1, 2]")).containsExactly("the body must be a JSON object");
+        assertThat(problemsOf("\"order\"")).containsExactly("the body must be a JSON object");
+    }
+
+    @Test
+    void reportsEveryMissingFieldAtOnce() {
+        assertThat(problemsOf("{}"))
+                .containsExactly("customer is required", "amountCents is required", "currency is required");
+        assertThat(problemsOf("{\"customer\":null,\"amountCents\":null,\"currency\":null}"))
+                .containsExactly("customer is required", "amountCents is required", "currency is required");
+    }
+
+    @Test
+    void reportsFieldsOfTheWrongType() {
+        assertThat(problemsOf("{\"customer\":42,\"amountCents\":\"12\",\"currency\":[\"EUR\"]}"))
+                .containsExactly("customer must be a string", "amountCents must be a whole number of cents",
+                        "currency must be a string");
+    }
+
+    @Test
+    void reportsUnknownFieldsSuchAsAMisspelling() {
+        assertThat(problemsOf("{\"customer\":\"ada\",\"amount\":12,\"currency\":\"EUR\"}"))
+                .containsExactly("unknown field amount", "amountCents is required");
+    }
+
+    @Test
+    void rejectsABlankOrOverlongCustomer() {
+        assertThat(problemsOf(body("\"   \"", "100", "\"EUR\""))).containsExactly("customer must not be blank");
+        String overlong = "\"" + "c".repeat(OrderRequestReader.MAX_CUSTOMER_LENGTH + 1) + "\"";
+        assertThat(problemsOf(body(overlong, "100", "\"EUR\"")))
+                .containsExactly("customer must be at most 100 characters long");
+    }
+
+    @Test
+    void acceptsWholePositiveCentsOnly() {
+        assertThat(problemsOf(body("\"ada\"", "0", "\"EUR\""))).containsExactly("amountCents must be at least 1");
+        assertThat(problemsOf(body("\"ada\"", "-5", "\"EUR\""))).containsExactly("amountCents must be at least 1");
+        assertThat(problemsOf(body("\"ada\"", "12.5", "\"EUR\"")))
+                .containsExactly("amountCents must be a whole number of cents");
+        assertThat(problemsOf(body("\"ada\"", "9223372036854775808", "\"EUR\"")))
+                .containsExactly("amountCents is too large");
+        assertThat(problemsOf(body("\"ada\"", "1e30", "\"EUR\""))).containsExactly("amountCents is too large");
+        assertThat(OrderRequestReader.read(body("\"ada\"", "1", "\"EUR\"")).amountCents()).isEqualTo(1);
+        assertThat(OrderRequestReader.read(body("\"ada\"", "1.5e2", "\"EUR\"")).amountCents()).isEqualTo(150);
+    }
+
+    @Test
+    void acceptsKnownIsoCurrencyCodesInCapitalsOnly() {
+        String expected = "currency must be an ISO 4217 code in capitals, such as EUR";
+        assertThat(problemsOf(body("\"ada\"", "100", "\"eur\""))).containsExactly(expected);
+        assertThat(problemsOf(body("\"ada\"", "100", "\"ZZZ\""))).containsExactly(expected);
+        assertThat(problemsOf(body("\"ada\"", "100", "\"EURO\""))).containsExactly(expected);
+        assertThat(OrderRequestReader.read(body("\"ada\"", "100", "\"JPY\"")).currency()).isEqualTo("JPY");
+    }
+
+    private static String body(String customer, String amountCents, String currency) {
+        return "{\"customer\":" + customer + ",\"amountCents\":" + amountCents + ",\"currency\":" + currency + "}";
+    }
+
+    private static List<String> problemsOf(String body) {
+        InvalidOrderException invalid = catchThrowableOfType(InvalidOrderException.class,
+                () -> OrderRequestReader.read(body));
+        assertThat(invalid).as("the problems of %s", body).isNotNull();
+        return invalid.problems();
+    }
+}
