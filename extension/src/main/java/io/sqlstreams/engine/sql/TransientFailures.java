@@ -5,14 +5,13 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.Set;
 
-import org.postgresql.util.PSQLException;
-
 /**
  * Which PostgreSQL failures an unchanged retry may cure: lost or refused connections, serialization
  * failures and deadlocks, lock and statement timeouts, and a server that is shutting down or out of
  * connection slots. Everything else is permanent.
  */
 public final class TransientFailures {
+    private static final String SEVERITY = "ERROR: ";
     private static final Set<String> TRANSIENT_STATES = Set.of(
             "40001", // serialization_failure
             "40P01", // deadlock_detected
@@ -43,14 +42,19 @@ public final class TransientFailures {
 
     /**
      * The failure as one line: its SQLSTATE and the server's primary message only. PostgreSQL's detail and
-     * context fields can quote the data a statement carried (a payload), so they are left out.
+     * context fields can quote the data a statement carried (a payload), so they are left out. The driver puts
+     * them on the message's later lines; reading the text rather than the driver's own types keeps this right
+     * when the driver is the server's, loaded apart from the application.
      */
     public static String describe(SQLException failure) {
         String state = state(failure);
-        String message = failure instanceof PSQLException server && server.getServerErrorMessage() != null
-                ? server.getServerErrorMessage().getMessage()
-                : failure.getMessage();
-        return (state.isEmpty() ? "" : "[" + state + "] ") + message;
+        String message = String.valueOf(failure.getMessage());
+        int lineEnd = message.indexOf('\n');
+        String primary = (lineEnd < 0 ? message : message.substring(0, lineEnd)).strip();
+        if (primary.startsWith(SEVERITY)) {
+            primary = primary.substring(SEVERITY.length());
+        }
+        return (state.isEmpty() ? "" : "[" + state + "] ") + primary;
     }
 
     /** The SQLSTATE of the failure or of the first cause that has one; empty when none does. */
