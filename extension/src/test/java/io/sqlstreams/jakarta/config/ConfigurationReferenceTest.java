@@ -9,10 +9,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code docs/configuration.md} holds the reference table generated from {@link SettingsCatalogue}. After
- * changing the catalogue, regenerate it with
+ * {@code docs/configuration.md} and the README hold the reference table generated from {@link SettingsCatalogue}.
+ * After changing the catalogue, regenerate both with
  * {@code mvn -o -q -pl extension test -Dtest=ConfigurationReferenceTest -DupdateConfigurationReference=true}.
  */
 class ConfigurationReferenceTest {
@@ -20,9 +22,10 @@ class ConfigurationReferenceTest {
     private static final String BEGIN = "<!-- BEGIN reference generated from SettingsCatalogue -->";
     private static final String END = "<!-- END reference generated from SettingsCatalogue -->";
 
-    @Test
-    void theDocumentedReferenceIsTheOneTheCatalogueGenerates() throws IOException {
-        Path document = document();
+    @ParameterizedTest
+    @ValueSource(strings = {"docs/configuration.md", "README.md"})
+    void theDocumentedReferenceIsTheOneTheCatalogueGenerates(String file) throws IOException {
+        Path document = repositoryRoot().resolve(file);
         String text = Files.readString(document, StandardCharsets.UTF_8);
         int begin = text.indexOf(BEGIN);
         int end = text.indexOf(END);
@@ -34,9 +37,9 @@ class ConfigurationReferenceTest {
         if (Boolean.getBoolean(UPDATE_PROPERTY)) {
             Files.writeString(document, regenerated, StandardCharsets.UTF_8);
         }
-        assertThat(Files.readString(document, StandardCharsets.UTF_8)).as("%s is out of date with SettingsCatalogue; regenerate it with"
-                        + " mvn -o -q -pl extension test -Dtest=ConfigurationReferenceTest -D%s=true",
-                document, UPDATE_PROPERTY)
+        assertThat(Files.readString(document, StandardCharsets.UTF_8))
+                .as("%s is out of date with SettingsCatalogue; regenerate it with mvn -o -q -pl extension test"
+                        + " -Dtest=ConfigurationReferenceTest -D%s=true", document, UPDATE_PROPERTY)
                 .isEqualTo(regenerated);
     }
 
@@ -47,13 +50,12 @@ class ConfigurationReferenceTest {
                         .as(property.name()).allSatisfy(text -> assertThat(text).isNotBlank()));
     }
 
-    /** The repository's docs/configuration.md, found from the module (Maven's working directory) or the root. */
-    private static Path document() {
+    /** The repository's root, found from the module (Maven's working directory) or the root itself. */
+    private static Path repositoryRoot() {
         Path here = Path.of("").toAbsolutePath();
         return Stream.iterate(here, path -> path != null, Path::getParent)
                 .filter(path -> Stream.of("api", "extension").allMatch(module -> Files.isDirectory(path.resolve(module))))
                 .findFirst()
-                .orElseThrow(() -> new AssertionError("no repository root above " + here))
-                .resolve("docs/configuration.md");
+                .orElseThrow(() -> new AssertionError("no repository root above " + here));
     }
 }

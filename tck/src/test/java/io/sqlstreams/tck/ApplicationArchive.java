@@ -1,0 +1,68 @@
+package io.sqlstreams.tck;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.importer.ExplodedImporter;
+import org.jboss.shrinkwrap.api.importer.ZipImporter;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+import io.sqlstreams.SqlStreams;
+import io.sqlstreams.jakarta.SqlStreamsExtension;
+
+/**
+ * A test application as a user would ship it: its beans in {@code WEB-INF/classes}, its group declarations in
+ * {@code META-INF/microprofile-config.properties}, and the sqlstreams api and extension jars in {@code WEB-INF/lib}.
+ */
+public final class ApplicationArchive {
+    private ApplicationArchive() {
+    }
+
+    /** A WAR called {@code name} with the classes of {@code beans} and the given MicroProfile Config. */
+    public static WebArchive of(String name, Package beans, Map<String, String> config) {
+        return ShrinkWrap.create(WebArchive.class, name + ".war")
+                .addPackage(beans)
+                .addAsResource(new StringAsset(properties(config)), "META-INF/microprofile-config.properties")
+                .addAsLibraries(library("sqlstreams-api.jar", SqlStreams.class),
+                        library("sqlstreams-extension.jar", SqlStreamsExtension.class));
+    }
+
+    /**
+     * The whole jar (or, in an IDE, the classes directory) that {@code member} was loaded from, with its service
+     * files and SQL resources: the module as built, whether it came from the reactor or the local repository.
+     */
+    private static JavaArchive library(String name, Class<?> member) {
+        Path location;
+        try {
+            location = Path.of(member.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the class path entry of " + member.getName(), e);
+        }
+        if (Files.isDirectory(location)) {
+            return ShrinkWrap.create(ExplodedImporter.class, name).importDirectory(location.toFile())
+                    .as(JavaArchive.class);
+        }
+        return ShrinkWrap.create(ZipImporter.class, name).importFrom(location.toFile()).as(JavaArchive.class);
+    }
+
+    private static String properties(Map<String, String> config) {
+        Properties properties = new Properties();
+        properties.putAll(config);
+        StringWriter text = new StringWriter();
+        try {
+            properties.store(text, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return text.toString();
+    }
+}
