@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.StreamName;
+import io.sqlstreams.engine.produce.EngineProducer;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
@@ -43,7 +44,7 @@ public class StreamProducers {
         String stream = streamName(point);
         Class<T> payload = payloadType(point);
         @SuppressWarnings("unchecked")
-        Producer<T> engine = (Producer<T>) producers.computeIfAbsent(stream + "|" + payload.getName(),
+        EngineProducer<T> engine = (EngineProducer<T>) producers.computeIfAbsent(stream + "|" + payload.getName(),
                 key -> StreamRegistration.ifAbsent(runtime.client().stream(stream, payload)).producer().register());
         return new TransactionalProducer<>(stream, engine, runtime.dataSource(), resources::inTransaction);
     }

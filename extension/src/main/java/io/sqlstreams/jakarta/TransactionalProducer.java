@@ -13,6 +13,7 @@ import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.produce.EngineProducer;
 import io.sqlstreams.engine.sql.TransientFailures;
 
 /**
@@ -22,11 +23,12 @@ import io.sqlstreams.engine.sql.TransientFailures;
  */
 final class TransactionalProducer<T> implements Producer<T> {
     private final String stream;
-    private final Producer<T> engine;
+    private final EngineProducer<T> engine;
     private final DataSource dataSource;
     private final BooleanSupplier inTransaction;
 
-    TransactionalProducer(String stream, Producer<T> engine, DataSource dataSource, BooleanSupplier inTransaction) {
+    TransactionalProducer(String stream, EngineProducer<T> engine, DataSource dataSource,
+                          BooleanSupplier inTransaction) {
         this.stream = stream;
         this.engine = engine;
         this.dataSource = dataSource;
@@ -38,11 +40,7 @@ final class TransactionalProducer<T> implements Producer<T> {
         if (!inTransaction.getAsBoolean()) {
             return engine.produce(message, options);
         }
-        try (Connection enlisted = dataSource.getConnection()) {
-            return engine.produce(enlisted, message, options);
-        } catch (SQLException failure) {
-            throw failed(failure);
-        }
+        return produceEnlisted(List.of(ProduceItem.of(message, options))).get(0);
     }
 
     @Override
@@ -50,11 +48,7 @@ final class TransactionalProducer<T> implements Producer<T> {
         if (!inTransaction.getAsBoolean()) {
             return engine.produceBatch(items);
         }
-        try (Connection enlisted = dataSource.getConnection()) {
-            return items.stream().map(item -> engine.produce(enlisted, item.message(), item.options())).toList();
-        } catch (SQLException failure) {
-            throw failed(failure);
-        }
+        return produceEnlisted(items);
     }
 
     @Override
@@ -70,6 +64,14 @@ final class TransactionalProducer<T> implements Producer<T> {
     /** The engine producer is shared by every injection point of the stream and closed with the application. */
     @Override
     public void close() {
+    }
+
+    private List<ProduceResult> produceEnlisted(List<ProduceItem<T>> items) {
+        try (Connection enlisted = dataSource.getConnection()) {
+            return engine.produceInManagedTransaction(enlisted, items);
+        } catch (SQLException failure) {
+            throw failed(failure);
+        }
     }
 
     private SqlStreamsException failed(SQLException failure) {

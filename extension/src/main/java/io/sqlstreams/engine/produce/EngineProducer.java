@@ -24,7 +24,7 @@ import io.sqlstreams.engine.sql.Transactions;
 import io.sqlstreams.engine.sql.TransientFailures;
 
 /** A producer for one stream, bound to the stream's id (a rename does not disturb it). */
-final class EngineProducer<T> implements Producer<T> {
+public final class EngineProducer<T> implements Producer<T> {
     private final Engine engine;
     private final String streamName;
     private final ProducerConfig config;
@@ -59,10 +59,7 @@ final class EngineProducer<T> implements Producer<T> {
     @Override
     public List<ProduceResult> produceBatch(List<ProduceItem<T>> items) {
         Instant started = engine.environment().clock().instant();
-        List<PreparedMessage> prepared = new ArrayList<>(items.size());
-        for (ProduceItem<T> item : items) {
-            prepared.add(preparer.prepare(item.message(), item.options()));
-        }
+        List<PreparedMessage> prepared = prepareAll(items);
         List<ProduceResult> results = prepared.isEmpty() ? List.of() : writer.inOwnTransaction(prepared);
         reportIfSlow(started, "produceBatch of " + items.size());
         return results;
@@ -71,9 +68,32 @@ final class EngineProducer<T> implements Producer<T> {
     @Override
     public ProduceResult produce(Connection connection, T message, ProduceOptions options) {
         Instant started = engine.environment().clock().instant();
-        ProduceResult result = writer.inCallerTransaction(connection, List.of(preparer.prepare(message, options))).get(0);
+        ProduceResult result = writer.inCallerTransaction(connection, List.of(preparer.prepare(message, options)))
+                .get(0);
         reportIfSlow(started, "produce in the caller's transaction");
         return result;
+    }
+
+    /**
+     * Produces inside a transaction the server manages (JTA) on {@code enlisted}, a connection the server has
+     * enlisted in it: the messages commit or roll back with it, in argument order. Not part of {@link Producer}:
+     * the Jakarta integration's injected producer calls it.
+     */
+    public List<ProduceResult> produceInManagedTransaction(Connection enlisted, List<ProduceItem<T>> items) {
+        Instant started = engine.environment().clock().instant();
+        List<PreparedMessage> prepared = prepareAll(items);
+        List<ProduceResult> results = prepared.isEmpty() ? List.of()
+                : writer.inManagedTransaction(enlisted, prepared);
+        reportIfSlow(started, "produce of " + items.size() + " in the server's transaction");
+        return results;
+    }
+
+    private List<PreparedMessage> prepareAll(List<ProduceItem<T>> items) {
+        List<PreparedMessage> prepared = new ArrayList<>(items.size());
+        for (ProduceItem<T> item : items) {
+            prepared.add(preparer.prepare(item.message(), item.options()));
+        }
+        return prepared;
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.ProduceResult;
@@ -74,6 +75,50 @@ final class ProduceWriter {
         });
         afterWrite(results);
         return results;
+    }
+
+    /**
+     * Inside a transaction the server manages (JTA): no auto-commit check and no savepoint, which a server's
+     * enlisted connection refuses or misreports. A failed statement dooms the caller's transaction, so a missing
+     * partition is created in the engine's own transaction, on a thread of its own (a thread holding the caller's
+     * transaction would have the server enlist that work too), and the produce fails as transient: run the
+     * transaction again.
+     */
+    List<ProduceResult> inManagedTransaction(Connection connection, List<PreparedMessage> messages) {
+        List<ProduceResult> results;
+        try {
+            results = statement.execute(connection, messages, null);
+        } catch (SQLException failure) {
+            SqlStreamsException translated = translate(failure);
+            if (!missingPartition(translated)) {
+                throw notFoundIfDropped(translated);
+            }
+            healApart(messages.size());
+            throw new SqlStreamsException(Code.SQL0110, "stream \"" + streamName + "\" had no partition for the"
+                    + " next ids; it was created, and the transaction must run again", failure);
+        }
+        afterWrite(results);
+        return results;
+    }
+
+    private void healApart(int count) {
+        AtomicReference<RuntimeException> failed = new AtomicReference<>();
+        Thread healer = engine.environment().threadFactory().newThread(() -> {
+            try {
+                partitions.heal(count);
+            } catch (RuntimeException failure) {
+                failed.set(failure);
+            }
+        });
+        healer.start();
+        try {
+            healer.join();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (failed.get() != null) {
+            throw failed.get();
+        }
     }
 
     private List<ProduceResult> healing(Runnable heal, Write write) {

@@ -349,6 +349,32 @@ class CallerTransactionTest extends ProduceTestBase {
     }
 
     /**
+     * In a server-managed transaction a missing partition cannot be healed in place (no savepoint): it is created
+     * apart, the produce fails as transient with the caller's transaction still to roll back, and the transaction
+     * run again succeeds.
+     */
+    @Test
+    void aManagedTransactionThatHitsAMissingPartitionFailsTransientlyAndSucceedsWhenRunAgain() throws SQLException {
+        Stream stream = register("caller.heal.managed", 10);
+        EngineProducer<Shipment> producer = (EngineProducer<Shipment>) producer(client, "caller.heal.managed");
+        fillAndDropCreatedAhead(stream, producer, 9);
+        List<ProduceItem<Shipment>> item = List.of(ProduceItem.of(new Shipment("managed")));
+
+        try (Connection enlisted = database.dataSource().getConnection()) {
+            enlisted.setAutoCommit(false);
+            Throwable failure = catchThrowable(() -> producer.produceInManagedTransaction(enlisted, item));
+            assertThat(failure).isInstanceOf(SqlStreamsException.class).hasMessageContaining("must run again");
+            assertThat(((SqlStreamsException) failure).code()).isEqualTo(Code.SQL0110);
+            enlisted.rollback();
+
+            assertThat(partitionExists(database, stream.id(), 1)).as("created apart").isTrue();
+            long id = producer.produceInManagedTransaction(enlisted, item).get(0).id();
+            enlisted.commit();
+            assertThat(payloadIs(database, stream.id(), id, new Shipment("managed").json())).isTrue();
+        }
+    }
+
+    /**
      * Produces {@code count} messages, enough to trigger the background create-ahead of partition 1 (at 80 %), waits
      * for it, then drops it while it is empty.
      */
