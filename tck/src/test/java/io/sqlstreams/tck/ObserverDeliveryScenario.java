@@ -3,11 +3,7 @@ package io.sqlstreams.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -89,7 +85,7 @@ public abstract class ObserverDeliveryScenario extends TckScenario {
 
         await().atMost(WAIT).untilAsserted(() -> assertSettled(group.inspect(), last));
 
-        List<JournalEntry> journal = journal();
+        List<JournalRows.Entry> journal = JournalRows.read(SCHEMA);
         assertThat(journal).extracting(entry -> Map.entry(entry.messageId(), entry.order()))
                 .as("every message was handled with its payload, none twice")
                 .containsExactlyInAnyOrderElementsOf(produced.entrySet());
@@ -113,21 +109,5 @@ public abstract class ObserverDeliveryScenario extends TckScenario {
         assertThat(group.committed()).as("committed cursor of %s", group).isGreaterThanOrEqualTo(lastProduced);
         assertThat(group.openLeases()).as("open leases of %s", group).isZero();
         assertThat(group.exceptions()).as("exception rows of %s", group).isEmpty();
-    }
-
-    private record JournalEntry(long messageId, String order, String thread) {
-    }
-
-    private static List<JournalEntry> journal() throws SQLException {
-        try (Connection connection = server().database().getConnection();
-             Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery(Journal.selectAll(SCHEMA))) {
-            List<JournalEntry> entries = new ArrayList<>();
-            while (rows.next()) {
-                entries.add(new JournalEntry(rows.getLong("message_id"), rows.getString("payment_order"),
-                        rows.getString("thread")));
-            }
-            return entries;
-        }
     }
 }

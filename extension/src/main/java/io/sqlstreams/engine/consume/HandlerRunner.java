@@ -17,7 +17,8 @@ import io.sqlstreams.engine.Engine;
 import jakarta.json.bind.JsonbException;
 
 /**
- * Runs one delivery's handler on the host's executor under its timeout. At the timeout the handler thread is
+ * Runs one delivery's handler on the host's executor under its timeout. A handler the host interrupts (a server
+ * stopping the application) is handed back unrun-counted, as deferred. At the timeout the handler thread is
  * interrupted; a handler that has not returned TimeoutGrace later is abandoned: the attempt is recorded as a
  * failure and the thread is left to finish on its own (counted). A payload that does not decode is dead. The
  * timers of a delivery are cancelled as soon as it has an outcome, so they never pile up.
@@ -73,7 +74,11 @@ final class HandlerRunner<T> {
                     thrown = timedOut.get() ? new TimeoutException("handler interrupted at its " + timeout
                             + " timeout", failure) : failure;
                 }
-                if (!outcome.complete(OutcomeClassifier.classify(thrown))) {
+                DeliveryOutcome result = !timedOut.get() && interruptedByHost(thrown)
+                        ? new DeliveryOutcome.Deferred("its handler was interrupted by the host (the application"
+                                + " or executor is stopping); handed back without counting the attempt")
+                        : OutcomeClassifier.classify(thrown);
+                if (!outcome.complete(result)) {
                     engine.diagnostics().info("abandoned handler of message " + delivery.messageId() + " of "
                             + group.describe() + " returned after its attempt was recorded as failed");
                 }
@@ -91,6 +96,22 @@ final class HandlerRunner<T> {
             abandon.cancel(false);
         });
         return outcome;
+    }
+
+    /**
+     * An interruption this runner did not cause (its timeout sets a flag first): a server interrupts the tasks of
+     * an application it stops, before the application can drain them.
+     */
+    private static boolean interruptedByHost(Throwable thrown) {
+        if (thrown == null) {
+            return false;
+        }
+        for (Throwable cause = thrown; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return Thread.currentThread().isInterrupted();
     }
 
     private static void interruptIfRunning(CompletableFuture<DeliveryOutcome> outcome, Future<?> running,

@@ -16,8 +16,8 @@ import io.sqlstreams.engine.Engine;
 
 /**
  * Records a range's outcomes in one token-guarded statement: the lease is deleted (or, for shutdown's partial
- * commit, narrowed to the unresolved suffix), an exception row is written for every non-success, and the
- * delivery log gets a row per outcome as the stream's mode says. When the token no longer matches, another
+ * commit, narrowed to the unresolved suffix and given back), an exception row is written for every non-success,
+ * and the delivery log gets a row per outcome as the stream's mode says. When the token no longer matches, another
  * instance reclaimed the range and owns its outcome: nothing is written (SQL0003, absorbed and counted).
  */
 final class RangeRecorder {
@@ -38,7 +38,7 @@ final class RangeRecorder {
         return record(range, range.resolvedPrefix(), null, config);
     }
 
-    /** Records the resolved prefix and keeps the lease on the rest; false when the lease was lost. */
+    /** Records the resolved prefix and gives the rest back for reclaiming; false when the lease was lost. */
     boolean commitPrefix(ClaimedRange range, ConsumerConfig config) {
         long through = range.resolvedThrough();
         if (through == range.low()) {

@@ -107,15 +107,17 @@ WHERE consumer_group_id = ? AND token = ?::uuid
 -- name: record_range
 -- Token-guarded: when the lease is gone (reclaimed by another instance), nothing is written. With a null
 -- new low the whole range is resolved and its lease deleted; otherwise (shutdown's partial commit) the
--- resolved prefix is recorded and the lease narrowed to the unresolved suffix, keeping its token. Either way
--- the key leases the range's chains took under its token are given back.
+-- resolved prefix is recorded and the unresolved suffix given back at once as a surrender does (expired, a new
+-- token, not counted as a crash), for the next claimant to reclaim. Either way the key leases the range's
+-- chains took under its token are given back.
 WITH deleted AS (
     DELETE FROM {schema}.claim_lease_{id}
     WHERE consumer_group_id = ? AND token = ?::uuid AND ?::bigint IS NULL
     RETURNING 1
 ),
 narrowed AS (
-    UPDATE {schema}.claim_lease_{id} SET low = ?::bigint
+    UPDATE {schema}.claim_lease_{id}
+    SET low = ?::bigint, expires_at = now(), token = gen_random_uuid(), reclaims = greatest(reclaims - 1, -1)
     WHERE consumer_group_id = ? AND token = ?::uuid AND ?::bigint IS NOT NULL
     RETURNING 1
 ),

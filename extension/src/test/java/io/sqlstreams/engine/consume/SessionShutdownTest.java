@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -34,12 +37,13 @@ import io.sqlstreams.engine.consume.SessionTestKit.Rig;
 import io.sqlstreams.engine.consume.SessionTestKit.Run;
 import io.sqlstreams.engine.consume.SessionTestKit.Work;
 import io.sqlstreams.testing.PostgresTest;
+import io.sqlstreams.testing.Sql;
 import io.sqlstreams.testing.TestDatabase;
 
 /**
  * How a session stops (digest §3.15): stop claiming, wait for in-flight handlers up to the shutdown budget,
- * settle every open range (surrender the never-started, commit the resolved prefix, leave the rest to its
- * lease), release the liveness rows and log SQL0041 with the session's counters.
+ * settle every open range (surrender the never-started, commit the resolved prefix and give the rest back),
+ * release the liveness rows and log SQL0041 with the session's counters.
  */
 @PostgresTest
 class SessionShutdownTest {
@@ -252,6 +256,33 @@ class SessionShutdownTest {
         }
         assertThat(dropped).as("rounds whose waited-for handler outcome was not committed at stop, of %d", rounds)
                 .isEmpty();
+    }
+
+    /**
+     * A server stopping an application interrupts the tasks it submitted before the application can drain them: a
+     * handler interrupted by its host, not by its own timeout, is handed back as deferred with its attempt given
+     * back (the delivery log shows a deferral, no failure) and runs again.
+     */
+    @Test
+    void aHandlerItsHostInterruptsIsHandedBackWithoutCountingTheAttempt() throws Exception {
+        AtomicReference<Thread> firstRun = new AtomicReference<>();
+        CountDownLatch running = new CountDownLatch(1);
+        rig.start(rig.register(GROUP, quickRetries(3, Duration.ofSeconds(10))), ledger.handler("host", run -> {
+            if (firstRun.compareAndSet(null, Thread.currentThread())) {
+                running.countDown();
+                Thread.sleep(Duration.ofSeconds(10).toMillis());
+            }
+        }), session().build());
+        rig.produce(1);
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+
+        firstRun.get().interrupt();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> ledger.runs(1).size() == 2);
+        Sql sql = new Sql(rig.database);
+        String log = "SELECT status FROM {s}.delivery_log_" + rig.stream.get().orElseThrow().id() + " ORDER BY id";
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(sql.strings(log))
+                .as("handed back (no failure counted), then done").containsExactly("deferred"));
     }
 
     /**

@@ -6,11 +6,12 @@ import java.sql.SQLException;
 
 import javax.sql.DataSource;
 
-import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.sqlstreams.MessageMeta;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 /**
  * Where a deployment's observers write down each call, in a table of the application's sqlstreams schema, so the
@@ -24,6 +25,11 @@ public class Journal {
     @Resource(lookup = "jdbc/sqlstreams")
     DataSource dataSource;
 
+    /** Read once: while the server stops the application, its configuration may no longer load. */
+    @Inject
+    @ConfigProperty(name = "sqlstreams.schema")
+    String schema;
+
     /** The table, created by the test client before the application is deployed. */
     public static String createTable(String schema) {
         return "CREATE TABLE IF NOT EXISTS " + schema + "." + TABLE
@@ -35,8 +41,7 @@ public class Journal {
         return "SELECT message_id, payment_order, thread FROM " + schema + "." + TABLE;
     }
 
-    void record(MessageMeta meta, Payment payment) throws SQLException {
-        String schema = ConfigProvider.getConfig().getValue("sqlstreams.schema", String.class);
+    public void record(MessageMeta meta, Payment payment) throws SQLException {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement insert = connection.prepareStatement("INSERT INTO " + schema + "." + TABLE
                      + " (message_id, payment_order, thread) VALUES (?, ?, ?)")) {

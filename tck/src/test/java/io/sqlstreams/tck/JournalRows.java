@@ -1,0 +1,32 @@
+package io.sqlstreams.tck;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.sqlstreams.tck.deployment.Journal;
+
+/** The deployment's {@link Journal} as the test client reads it: one entry per observer call. */
+final class JournalRows {
+    private JournalRows() {
+    }
+
+    record Entry(long messageId, String order, String thread) {
+    }
+
+    static List<Entry> read(String schema) throws SQLException {
+        try (Connection connection = ServerCoordinates.current().database().getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(Journal.selectAll(schema))) {
+            List<Entry> entries = new ArrayList<>();
+            while (rows.next()) {
+                entries.add(new Entry(rows.getLong("message_id"), rows.getString("payment_order"),
+                        rows.getString("thread")));
+            }
+            return entries;
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.sqlstreams.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+
+import io.sqlstreams.ConsumerHandle;
+import io.sqlstreams.Producer;
+import io.sqlstreams.StreamHandle;
+import io.sqlstreams.tck.deployment.ChargeCards;
+import io.sqlstreams.tck.deployment.Journal;
+import io.sqlstreams.tck.deployment.Payment;
+import io.sqlstreams.tck.deployment.slow.SlowChargeCards;
+
+/**
+ * Undeploying while messages are in flight drains them: every handler that started finishes and is recorded, every
+ * range is committed or given back at once (none waits out its lease), and the application deployed again handles
+ * the rest, so every message is handled exactly once across the undeploy.
+ */
+public abstract class UndeployDrainScenario extends TckScenario {
+    private static final String APPLICATION = "undeploy-drain";
+    private static final String SCHEMA = "tck_undeploy_drain";
+    private static final String GROUP_KEY = "sqlstreams.groups.\"" + ChargeCards.GROUP + "\".";
+    private static final int MESSAGES = 60;
+
+    @ArquillianResource
+    private Deployer deployer;
+
+    @Deployment(name = APPLICATION, managed = false, testable = false)
+    public static WebArchive application() {
+        return ApplicationArchive.of(APPLICATION, SlowChargeCards.class.getPackage(), Map.of(
+                        "sqlstreams.schema", SCHEMA,
+                        GROUP_KEY + "message.timeout", "5s",
+                        GROUP_KEY + "claim-poll-rate", "100ms",
+                        GROUP_KEY + "batch-limit", "8"))
+                .addClasses(Journal.class, Payment.class);
+    }
+
+    @Test
+    void undeployingDrainsInFlightMessagesAndLosesNone() throws Exception {
+        StreamHandle<Payment> stream = client(SCHEMA).stream(Payment.STREAM, Payment.class);
+        stream.register();
+        execute(Journal.createTable(SCHEMA));
+        List<Long> produced = new ArrayList<>();
+        try (Producer<Payment> producer = stream.producer().register()) {
+            for (int i = 0; i < MESSAGES; i++) {
+                produced.add(producer.produce(new Payment("drained-" + i)).id());
+            }
+        }
+        ConsumerHandle<Payment> group = stream.consumer(ChargeCards.GROUP);
+
+        deployer.deploy(APPLICATION);
+        await().atMost(WAIT).until(() -> JournalRows.read(SCHEMA).size() >= 8);
+        deployer.undeploy(APPLICATION);
+
+        List<Long> beforeUndeploy = handled();
+        long streamId = stream.get().orElseThrow().id();
+        assertThat(liveLeases(streamId)).as("every range committed or given back for reclaiming").isZero();
+        assertThat(group.inspect().exceptions()).as("no handler failed on the way down").isEmpty();
+        assertThat(beforeUndeploy).as("the undeploy came before the end").hasSizeLessThan(MESSAGES)
+                .doesNotHaveDuplicates();
+
+        deployer.deploy(APPLICATION);
+        try {
+            await().atMost(WAIT).untilAsserted(() -> assertThat(handled()).hasSize(MESSAGES));
+            assertThat(handled()).as("every message exactly once across the undeploy")
+                    .containsExactlyInAnyOrderElementsOf(produced);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(group.inspect().committed())
+                    .isGreaterThanOrEqualTo(produced.get(MESSAGES - 1)));
+        } finally {
+            deployer.undeploy(APPLICATION);
+        }
+    }
+
+    private static long liveLeases(long streamId) throws SQLException {
+        try (Connection connection = server().database().getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet count = statement.executeQuery("SELECT count(*) FROM " + SCHEMA + ".claim_lease_" + streamId
+                     + " WHERE expires_at > now()")) {
+            count.next();
+            return count.getLong(1);
+        }
+    }
+
+    private static List<Long> handled() throws SQLException {
+        return JournalRows.read(SCHEMA).stream().map(JournalRows.Entry::messageId).toList();
+    }
+}
