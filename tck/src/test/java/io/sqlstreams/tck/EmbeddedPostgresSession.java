@@ -24,8 +24,11 @@ public final class EmbeddedPostgresSession implements LauncherSessionListener {
     private void start(ServerCoordinates server) {
         try {
             // the embedded server's database and role are both "postgres", which bootstrap.properties names
+            // TCP only: a Unix socket named after the fixed port would collide with another run on this machine,
+            // even one in another network namespace
             postgres = EmbeddedPostgres.builder().setPort(server.pgPort())
-                    .setServerConfig("listen_addresses", server.pgHost()).start();
+                    .setServerConfig("listen_addresses", server.pgHost())
+                    .setServerConfig("unix_socket_directories", "").start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the embedded PostgreSQL on " + server.pgHost() + ":"
                     + server.pgPort(), e);
