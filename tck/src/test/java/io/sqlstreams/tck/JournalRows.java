@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,7 +15,7 @@ final class JournalRows {
     private JournalRows() {
     }
 
-    record Entry(long messageId, String order, String thread) {
+    record Entry(long messageId, String order, String thread, Instant ranAt) {
     }
 
     static List<Entry> read(String schema) throws SQLException {
@@ -24,7 +25,7 @@ final class JournalRows {
             List<Entry> entries = new ArrayList<>();
             while (rows.next()) {
                 entries.add(new Entry(rows.getLong("message_id"), rows.getString("payment_order"),
-                        rows.getString("thread")));
+                        rows.getString("thread"), rows.getTimestamp("ran_at").toInstant()));
             }
             return entries;
         }

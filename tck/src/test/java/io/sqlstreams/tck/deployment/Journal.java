@@ -32,13 +32,14 @@ public class Journal {
 
     /** The table, created by the test client before the application is deployed. */
     public static String createTable(String schema) {
-        return "CREATE TABLE IF NOT EXISTS " + schema + "." + TABLE
-                + " (message_id bigint NOT NULL, payment_order text NOT NULL, thread text NOT NULL)";
+        return "CREATE TABLE IF NOT EXISTS " + schema + "." + TABLE + " (message_id bigint NOT NULL,"
+                + " payment_order text NOT NULL, thread text NOT NULL,"
+                + " ran_at timestamptz NOT NULL DEFAULT clock_timestamp())";
     }
 
-    /** Every row: message id, payment order, thread name. */
+    /** Every row in the order the calls were written: message id, payment order, thread name, when. */
     public static String selectAll(String schema) {
-        return "SELECT message_id, payment_order, thread FROM " + schema + "." + TABLE;
+        return "SELECT message_id, payment_order, thread, ran_at FROM " + schema + "." + TABLE + " ORDER BY ran_at";
     }
 
     public void record(MessageMeta meta, Payment payment) throws SQLException {
