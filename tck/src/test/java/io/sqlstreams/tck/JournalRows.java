@@ -15,7 +15,8 @@ final class JournalRows {
     private JournalRows() {
     }
 
-    record Entry(long messageId, String order, String thread, Instant ranAt) {
+    record Entry(long messageId, String order, String key, String thread, String deployment, Instant startedAt,
+                 Instant ranAt, boolean succeeded) {
     }
 
     static List<Entry> read(String schema) throws SQLException {
@@ -25,7 +26,9 @@ final class JournalRows {
             List<Entry> entries = new ArrayList<>();
             while (rows.next()) {
                 entries.add(new Entry(rows.getLong("message_id"), rows.getString("payment_order"),
-                        rows.getString("thread"), rows.getTimestamp("ran_at").toInstant()));
+                        rows.getString("message_key"), rows.getString("thread"), rows.getString("deployment"),
+                        rows.getTimestamp("started_at").toInstant(), rows.getTimestamp("ran_at").toInstant(),
+                        rows.getBoolean("succeeded")));
             }
             return entries;
         }
