@@ -1,0 +1,44 @@
+package io.sqlstreams.sample.run;
+
+import java.io.PrintStream;
+import java.net.URI;
+
+import io.sqlstreams.sample.charges.CardGateway;
+
+/** What the launcher prints once the sample is ready: where to look, and orders to paste into a shell. */
+final class Instructions {
+    private static final String RULE = "=".repeat(100);
+
+    private Instructions() {
+    }
+
+    static void print(URI base, SampleDatabase database, PrintStream out) {
+        URI orders = base.resolve("api/orders");
+        out.println();
+        out.println(RULE);
+        out.println("The payments sample runs on Open Liberty, with " + database.describe() + ".");
+        out.println();
+        out.println("  the page    " + base);
+        out.println("  health      " + base.resolve("health") + "   (" + base.resolve("health/ready") + ")");
+        out.println("  the groups  " + base.resolve("api/status"));
+        out.println();
+        out.println("Place an order; the answer's Location header is the order, CHARGED within a second or two:");
+        out.println("  " + placeOrder(orders, "ada", 1234));
+        out.println("  curl -s " + orders + "/<id>");
+        out.println("A customer called " + CardGateway.FLAKY_PREFIX + "… finds the gateway down on the first attempt "
+                + "and is charged on the retry, about 5 s later:");
+        out.println("  " + placeOrder(orders, CardGateway.FLAKY_PREFIX + "bob", 2500));
+        out.println("More than " + CardGateway.LIMIT_CENTS + " cents is declined for good (dead-lettered):");
+        out.println("  " + placeOrder(orders, "cy", CardGateway.LIMIT_CENTS + 1));
+        out.println();
+        out.println("Ctrl-C stops Liberty and the database the launcher started.");
+        out.println(RULE);
+        out.println();
+        out.flush();
+    }
+
+    private static String placeOrder(URI orders, String customer, long amountCents) {
+        return "curl -si -H 'Content-Type: application/json' -d '{\"customer\":\"" + customer + "\",\"amountCents\":"
+                + amountCents + ",\"currency\":\"EUR\"}' " + orders;
+    }
+}

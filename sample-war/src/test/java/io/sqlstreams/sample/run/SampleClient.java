@@ -1,0 +1,49 @@
+package io.sqlstreams.sample.run;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+
+/** The running sample's HTTP API, as a test calls it. */
+final class SampleClient {
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
+    /** One answer: the HTTP status and the JSON body. */
+    record Answer(int status, JsonObject body) {
+    }
+
+    private final URI base;
+
+    SampleClient(URI base) {
+        this.base = base;
+    }
+
+    Answer placeOrder(String customer, long amountCents) throws IOException, InterruptedException {
+        String body = Json.createObjectBuilder().add("customer", customer).add("amountCents", amountCents)
+                .add("currency", "EUR").build().toString();
+        return send(HttpRequest.newBuilder(base.resolve("api/orders")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    /** GET of a path relative to the application, such as {@code api/status}. */
+    Answer get(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(base.resolve(path)).GET());
+    }
+
+    private static Answer send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(request.timeout(TIMEOUT).build(),
+                HttpResponse.BodyHandlers.ofString());
+        try (JsonReader json = Json.createReader(new StringReader(response.body()))) {
+            return new Answer(response.statusCode(), json.readObject());
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.sqlstreams.sample.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.lang.ProcessBuilder.Redirect;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.sqlstreams.sample.charges.CardGateway;
+import io.sqlstreams.sample.run.SampleClient.Answer;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+
+/**
+ * The sample as {@link RunSample} runs it, on Open Liberty with an embedded PostgreSQL: orders placed over HTTP
+ * end charged, charged on the retry, or declined, each with a receipt, and both groups catch up.
+ */
+class SampleOnLibertyIT {
+    // a flaky customer's retry comes after the exception path's first backoff, 5 s by default
+    private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(45);
+
+    private static SampleRun run;
+    private static SampleClient client;
+
+    @BeforeAll
+    static void start() throws InterruptedException {
+        run = new SampleRun(ServerLayout.load(), Redirect.DISCARD);
+        run.start(EmbeddedDatabase::start);
+        client = new SampleClient(run.baseUri());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (run != null) {
+            run.close();
+        }
+    }
+
+    @Test
+    void placedOrdersAreChargedRetriedOrDeclinedAndEachGetsAReceipt() throws Exception {
+        String charged = place("ada", 1234);
+        String flaky = place(CardGateway.FLAKY_PREFIX + "bob", 2500);
+        String declined = place("cy", CardGateway.LIMIT_CENTS + 1);
+
+        JsonObject first = settled(charged);
+        assertThat(first.getString("status")).isEqualTo("CHARGED");
+        assertThat(first.getJsonObject("charge").getInt("attempt")).isEqualTo(1);
+
+        JsonObject retried = settled(flaky);
+        assertThat(retried.getString("status")).isEqualTo("CHARGED");
+        assertThat(retried.getJsonObject("charge").getInt("attempt")).isEqualTo(2);
+
+        JsonObject refused = settled(declined);
+        assertThat(refused.getString("status")).isEqualTo("DECLINED");
+        assertThat(refused.containsKey("charge")).isFalse();
+
+        Map<String, JsonObject> groups = await().atMost(SETTLE_TIMEOUT).until(this::groups,
+                status -> status.values().stream().allMatch(group -> group.getInt("lag") == 0));
+        assertThat(groups).containsOnlyKeys("charge-cards", "receipts");
+        assertThat(groups.get("charge-cards").getInt("dead")).isEqualTo(1);
+        assertThat(groups.get("receipts").getInt("dead")).isZero();
+
+        Answer ready = client.get("health/ready");
+        assertThat(ready.status()).isEqualTo(200);
+        assertThat(ready.body().getJsonArray("checks").getJsonObject(0).getJsonObject("data"))
+                .containsOnlyKeys("payments.requested/charge-cards", "payments.requested/receipts");
+    }
+
+    @Test
+    void anInvalidOrderIsRefusedWithEveryProblem() throws Exception {
+        Answer refused = client.placeOrder(" ", 0);
+
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body().getJsonArray("problems").getValuesAs(JsonString::getString))
+                .containsExactly("customer must not be blank", "amountCents must be at least 1");
+    }
+
+    private static String place(String customer, long amountCents) throws Exception {
+        Answer placed = client.placeOrder(customer, amountCents);
+        assertThat(placed.status()).as("%s", placed.body()).isEqualTo(201);
+        assertThat(placed.body().getString("status")).isEqualTo("PLACED");
+        return placed.body().getString("id");
+    }
+
+    /** The order once its card is decided and its receipt issued. */
+    private static JsonObject settled(String orderId) {
+        return await().atMost(SETTLE_TIMEOUT).pollInterval(Duration.ofMillis(250))
+                .until(() -> client.get("api/orders/" + orderId).body(),
+                        order -> !order.getString("status").equals("PLACED") && order.containsKey("receipt"));
+    }
+
+    private Map<String, JsonObject> groups() throws Exception {
+        return client.get("api/status").body().getJsonArray("groups").getValuesAs(JsonObject.class).stream()
+                .collect(Collectors.toMap(group -> group.getString("group"), Function.identity()));
+    }
+}
