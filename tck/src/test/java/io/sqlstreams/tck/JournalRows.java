@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ final class JournalRows {
     }
 
     record Entry(long messageId, String order, String key, String thread, String deployment, Instant startedAt,
-                 Instant ranAt, boolean succeeded) {
+                 Instant ranAt, boolean succeeded, Duration timeout) {
     }
 
     static List<Entry> read(String schema) throws SQLException {
@@ -28,7 +29,7 @@ final class JournalRows {
                 entries.add(new Entry(rows.getLong("message_id"), rows.getString("payment_order"),
                         rows.getString("message_key"), rows.getString("thread"), rows.getString("deployment"),
                         rows.getTimestamp("started_at").toInstant(), rows.getTimestamp("ran_at").toInstant(),
-                        rows.getBoolean("succeeded")));
+                        rows.getBoolean("succeeded"), Duration.ofMillis(rows.getLong("timeout_ms"))));
             }
             return entries;
         }

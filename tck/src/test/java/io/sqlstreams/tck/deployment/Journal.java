@@ -18,8 +18,8 @@ import jakarta.inject.Inject;
 
 /**
  * Where a deployment's observers write down each call, in a table of the application's sqlstreams schema, so the
- * test client sees from outside the server what ran, how often, on which thread, in which deployment, when, and
- * whether it succeeded.
+ * test client sees from outside the server what ran, how often, on which thread, in which deployment, when,
+ * whether it succeeded, and under which timeout.
  */
 @ApplicationScoped
 public class Journal {
@@ -42,13 +42,14 @@ public class Journal {
     public static String createTable(String schema) {
         return "CREATE TABLE IF NOT EXISTS " + schema + "." + TABLE + " (message_id bigint NOT NULL,"
                 + " payment_order text NOT NULL, message_key text, thread text NOT NULL, deployment text NOT NULL,"
-                + " started_at timestamptz NOT NULL, ran_at timestamptz NOT NULL, succeeded boolean NOT NULL)";
+                + " started_at timestamptz NOT NULL, ran_at timestamptz NOT NULL, succeeded boolean NOT NULL,"
+                + " timeout_ms bigint NOT NULL)";
     }
 
     /** Every row in the order the calls ended. */
     public static String selectAll(String schema) {
-        return "SELECT message_id, payment_order, message_key, thread, deployment, started_at, ran_at, succeeded"
-                + " FROM " + schema + "." + TABLE + " ORDER BY ran_at";
+        return "SELECT message_id, payment_order, message_key, thread, deployment, started_at, ran_at, succeeded,"
+                + " timeout_ms FROM " + schema + "." + TABLE + " ORDER BY ran_at";
     }
 
     /** A call that ends now, successfully. */
@@ -62,8 +63,8 @@ public class Journal {
             throws SQLException {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement insert = connection.prepareStatement("INSERT INTO " + schema + "." + TABLE
-                     + " (message_id, payment_order, message_key, thread, deployment, started_at, ran_at, succeeded)"
-                     + " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
+                     + " (message_id, payment_order, message_key, thread, deployment, started_at, ran_at, succeeded,"
+                     + " timeout_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             insert.setLong(1, meta.messageId());
             insert.setString(2, payment.order());
             insert.setString(3, meta.messageKey());
@@ -72,6 +73,7 @@ public class Journal {
             insert.setTimestamp(6, Timestamp.from(started));
             insert.setTimestamp(7, Timestamp.from(ended));
             insert.setBoolean(8, succeeded);
+            insert.setLong(9, meta.options().timeout().toMillis());
             insert.executeUpdate();
         }
     }
