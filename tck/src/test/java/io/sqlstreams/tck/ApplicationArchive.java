@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 
@@ -18,6 +19,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.jakarta.SqlStreamsExtension;
+import io.sqlstreams.tck.deployment.Journal;
+import io.sqlstreams.tck.deployment.Payment;
 
 /**
  * A test application as a user would ship it: its beans in {@code WEB-INF/classes}, its group declarations in
@@ -34,6 +37,16 @@ public final class ApplicationArchive {
                 .addAsResource(new StringAsset(properties(config)), "META-INF/microprofile-config.properties")
                 .addAsLibraries(library("sqlstreams-api.jar", SqlStreams.class),
                         library("sqlstreams-extension.jar", SqlStreamsExtension.class));
+    }
+
+    /**
+     * A WAR called {@code name} whose observers (the classes of {@code beans}) work in {@code schema} and write to
+     * the {@link Journal}, with {@code settings} as further MicroProfile Config.
+     */
+    public static WebArchive journalling(String name, Package beans, String schema, Map<String, String> settings) {
+        Map<String, String> config = new HashMap<>(settings);
+        config.put("sqlstreams.schema", schema);
+        return of(name, beans, config).addClasses(Journal.class, Payment.class);
     }
 
     /**

@@ -18,7 +18,6 @@ import io.sqlstreams.MessageOptions;
 import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.tck.deployment.ChargeCards;
-import io.sqlstreams.tck.deployment.Journal;
 import io.sqlstreams.tck.deployment.Payment;
 
 /**
@@ -47,9 +46,7 @@ public abstract class ConfigRefreshScenario extends TckScenario {
 
     @Test
     void aRedeclarationReachesTheRunningSessionWithinItsRefreshInterval() throws Exception {
-        StreamHandle<Payment> stream = client(SCHEMA).stream(Payment.STREAM, Payment.class);
-        stream.register();
-        execute(Journal.createTable(SCHEMA));
+        StreamHandle<Payment> stream = paymentsWithJournal(SCHEMA);
         deployer.deploy(APPLICATION);
         try (Producer<Payment> producer = stream.producer().register()) {
             long before = producer.produce(new Payment("before")).id();

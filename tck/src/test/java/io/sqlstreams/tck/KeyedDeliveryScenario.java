@@ -57,15 +57,13 @@ public abstract class KeyedDeliveryScenario extends TckScenario {
 
     private static WebArchive application(String name, String policy) {
         String group = "sqlstreams.groups.\"" + KeyedCards.GROUP + "\".";
-        return ApplicationArchive.of(name, KeyedCards.class.getPackage(), Map.of(
-                        "sqlstreams.schema", schema(policy),
+        return ApplicationArchive.journalling(name, KeyedCards.class.getPackage(), schema(policy), Map.of(
                         Journal.deploymentProperty(), name,
                         group + "concurrency-override", policy,
                         group + "exception-initial-backoff", "200ms",
                         group + "message.retry.max-retries", "5",
                         group + "batch-limit", "4",
-                        group + "claim-poll-rate", "50ms"))
-                .addClasses(Journal.class, Payment.class);
+                        group + "claim-poll-rate", "50ms"));
     }
 
     private static String schema(String policy) {
@@ -89,9 +87,7 @@ public abstract class KeyedDeliveryScenario extends TckScenario {
     /** Deploys both applications of the policy, produces, and returns every run once all succeeded. */
     private List<JournalRows.Entry> drain(String policy) throws Exception {
         String schema = schema(policy);
-        StreamHandle<Payment> stream = client(schema).stream(Payment.STREAM, Payment.class);
-        stream.register();
-        execute(Journal.createTable(schema));
+        StreamHandle<Payment> stream = paymentsWithJournal(schema);
         List<String> applications = List.of("keyed-" + policy + "-a", "keyed-" + policy + "-b");
         applications.forEach(deployer::deploy);
         try {

@@ -23,7 +23,6 @@ import io.sqlstreams.ConsumerInspection;
 import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.tck.deployment.ChargeCards;
-import io.sqlstreams.tck.deployment.Journal;
 import io.sqlstreams.tck.deployment.Payment;
 
 /**
@@ -60,9 +59,7 @@ public abstract class ObserverDeliveryScenario extends TckScenario {
 
     @BeforeEach
     void registerTheStreamThenDeploy() throws SQLException {
-        stream = client(SCHEMA).stream(Payment.STREAM, Payment.class);
-        stream.register();
-        execute(Journal.createTable(SCHEMA));
+        stream = paymentsWithJournal(SCHEMA);
         deployer.deploy(APPLICATION);
     }
 

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
-import io.sqlstreams.tck.deployment.Journal;
 import io.sqlstreams.tck.deployment.Payment;
 import io.sqlstreams.tck.deployment.outcomes.OutcomeCards;
 
@@ -40,19 +39,15 @@ public abstract class OutcomesScenario extends TckScenario {
 
     @Deployment(name = APPLICATION, managed = false, testable = false)
     public static WebArchive application() {
-        return ApplicationArchive.of(APPLICATION, OutcomeCards.class.getPackage(), Map.of(
-                        "sqlstreams.schema", SCHEMA,
+        return ApplicationArchive.journalling(APPLICATION, OutcomeCards.class.getPackage(), SCHEMA, Map.of(
                         GROUP_KEY + "message.retry.max-retries", "3",
                         GROUP_KEY + "exception-initial-backoff", BACKOFF.toMillis() + "ms",
-                        GROUP_KEY + "claim-poll-rate", "100ms"))
-                .addClasses(Journal.class, Payment.class);
+                        GROUP_KEY + "claim-poll-rate", "100ms"));
     }
 
     @BeforeEach
     void deploy() throws SQLException {
-        stream = client(SCHEMA).stream(Payment.STREAM, Payment.class);
-        stream.register();
-        execute(Journal.createTable(SCHEMA));
+        stream = paymentsWithJournal(SCHEMA);
         deployer.deploy(APPLICATION);
     }
 

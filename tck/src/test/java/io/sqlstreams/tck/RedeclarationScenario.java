@@ -18,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.tck.deployment.ChargeCards;
-import io.sqlstreams.tck.deployment.Journal;
 import io.sqlstreams.tck.deployment.Payment;
 
 /**
@@ -51,9 +50,7 @@ public abstract class RedeclarationScenario extends TckScenario {
 
     @Test
     void redeployingWithAnotherRetryBudgetReplacesTheStoredDeclaration() throws SQLException {
-        StreamHandle<Payment> stream = client(SCHEMA).stream(Payment.STREAM, Payment.class);
-        stream.register();
-        execute(Journal.createTable(SCHEMA));
+        StreamHandle<Payment> stream = paymentsWithJournal(SCHEMA);
         ConsumerHandle<Payment> group = stream.consumer(ChargeCards.GROUP);
 
         deployer.deploy(FIRST);

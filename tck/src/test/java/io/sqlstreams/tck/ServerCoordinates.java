@@ -61,10 +61,15 @@ public record ServerCoordinates(int httpPort, String pgHost, int pgPort, String 
 
     /** The server's PostgreSQL, as the test JVM reaches it. */
     public DataSource database() {
+        return database(pgDatabase);
+    }
+
+    /** Another database of the server's PostgreSQL cluster. */
+    public DataSource database(String name) {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setServerNames(new String[] {pgHost});
         dataSource.setPortNumbers(new int[] {pgPort});
-        dataSource.setDatabaseName(pgDatabase);
+        dataSource.setDatabaseName(name);
         dataSource.setUser(pgUser);
         dataSource.setPassword(pgPassword);
         return dataSource;

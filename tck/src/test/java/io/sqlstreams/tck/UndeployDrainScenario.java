@@ -7,7 +7,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -18,10 +17,8 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.ConsumerHandle;
-import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.tck.deployment.ChargeCards;
-import io.sqlstreams.tck.deployment.Journal;
 import io.sqlstreams.tck.deployment.Payment;
 import io.sqlstreams.tck.deployment.slow.SlowChargeCards;
 
@@ -41,25 +38,16 @@ public abstract class UndeployDrainScenario extends TckScenario {
 
     @Deployment(name = APPLICATION, managed = false, testable = false)
     public static WebArchive application() {
-        return ApplicationArchive.of(APPLICATION, SlowChargeCards.class.getPackage(), Map.of(
-                        "sqlstreams.schema", SCHEMA,
+        return ApplicationArchive.journalling(APPLICATION, SlowChargeCards.class.getPackage(), SCHEMA, Map.of(
                         GROUP_KEY + "message.timeout", "5s",
                         GROUP_KEY + "claim-poll-rate", "100ms",
-                        GROUP_KEY + "batch-limit", "8"))
-                .addClasses(Journal.class, Payment.class);
+                        GROUP_KEY + "batch-limit", "8"));
     }
 
     @Test
     void undeployingDrainsInFlightMessagesAndLosesNone() throws Exception {
-        StreamHandle<Payment> stream = client(SCHEMA).stream(Payment.STREAM, Payment.class);
-        stream.register();
-        execute(Journal.createTable(SCHEMA));
-        List<Long> produced = new ArrayList<>();
-        try (Producer<Payment> producer = stream.producer().register()) {
-            for (int i = 0; i < MESSAGES; i++) {
-                produced.add(producer.produce(new Payment("drained-" + i)).id());
-            }
-        }
+        StreamHandle<Payment> stream = paymentsWithJournal(SCHEMA);
+        List<Long> produced = produce(stream, "drained", MESSAGES);
         ConsumerHandle<Payment> group = stream.consumer(ChargeCards.GROUP);
 
         deployer.deploy(APPLICATION);

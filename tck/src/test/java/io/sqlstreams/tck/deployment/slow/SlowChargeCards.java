@@ -1,6 +1,7 @@
 package io.sqlstreams.tck.deployment.slow;
 
 import java.sql.SQLException;
+import java.time.Instant;
 
 import io.sqlstreams.ConsumerGroup;
 import io.sqlstreams.MessageMeta;
@@ -11,7 +12,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
-/** The charge-cards group with work that takes a while (a card gateway's round trip), journalled when done. */
+/**
+ * The charge-cards group with work that takes a while (a card gateway's round trip), journalled with when it
+ * started and ended.
+ */
 @ApplicationScoped
 public class SlowChargeCards {
     public static final long WORK_MILLIS = 200;
@@ -21,7 +25,8 @@ public class SlowChargeCards {
 
     void charge(@Observes @ConsumerGroup(stream = Payment.STREAM, group = ChargeCards.GROUP) Payment payment,
                 MessageMeta meta) throws SQLException, InterruptedException {
+        Instant started = Instant.now();
         Thread.sleep(WORK_MILLIS);
-        journal.record(meta, payment);
+        journal.record(meta, payment, started, Instant.now(), true);
     }
 }
