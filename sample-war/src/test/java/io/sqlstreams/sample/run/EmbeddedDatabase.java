@@ -2,6 +2,7 @@ package io.sqlstreams.sample.run;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
@@ -19,8 +20,9 @@ public final class EmbeddedDatabase implements SampleDatabase {
         try {
             // closed by the launcher after the server has stopped, not by a shutdown hook of its own that could
             // run first
+            // the first start also unpacks the binaries and runs initdb, slow on a busy machine
             return new EmbeddedDatabase(EmbeddedPostgres.builder().setServerConfig("listen_addresses", HOST)
-                    .setRegisterShutdownHook(false).start());
+                    .setPGStartupWait(Duration.ofSeconds(90)).setRegisterShutdownHook(false).start());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the embedded PostgreSQL", e);
         }
