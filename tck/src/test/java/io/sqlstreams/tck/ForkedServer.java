@@ -41,6 +41,7 @@ public abstract class ForkedServer implements AutoCloseable {
             throw new IllegalStateException("the server is already running (pid " + process.pid() + ")");
         }
         Files.createDirectories(applicationDirectory());
+        Files.createDirectories(consoleLog().getParent());
         application = applicationDirectory().resolve(archive.getName());
         archive.as(ZipExporter.class).exportTo(application.toFile(), true);
         process = command(application).redirectErrorStream(true)

@@ -37,8 +37,13 @@ public final class HealthEndpoint {
     public static Answer get(ServerCoordinates server, String kind) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(server.http("/health/" + kind)).timeout(TIMEOUT).GET().build();
         HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        try (JsonReader json = Json.createReader(new StringReader(response.body()))) {
-            return new Answer(response.statusCode(), json.readObject());
+        boolean json = response.headers().firstValue("Content-Type").orElse("").startsWith("application/json");
+        if (!json) {
+            // a server still starting answers with an error page of its own
+            return new Answer(response.statusCode(), JsonValue.EMPTY_JSON_OBJECT);
+        }
+        try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+            return new Answer(response.statusCode(), reader.readObject());
         }
     }
 }

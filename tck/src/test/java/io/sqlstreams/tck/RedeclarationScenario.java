@@ -45,8 +45,11 @@ public abstract class RedeclarationScenario extends TckScenario {
                 Map.of("sqlstreams.schema", SCHEMA, RETRIES, "5"));
     }
 
-    /** The server's log, where the library's diagnostic lines go. */
-    protected abstract Path serverLog();
+    /**
+     * The log where the library's diagnostic lines go while {@code deployment} runs: the server's own log, or the
+     * deployment's where the server runs one process per deployment.
+     */
+    protected abstract Path serverLog(String deployment);
 
     @Test
     void redeployingWithAnotherRetryBudgetReplacesTheStoredDeclaration() throws SQLException {
@@ -60,7 +63,7 @@ public abstract class RedeclarationScenario extends TckScenario {
         deployer.deploy(SECOND);
         try {
             assertThat(storedRetries(group)).isEqualTo(5);
-            await().atMost(WAIT).untilAsserted(() -> assertThat(Files.readAllLines(serverLog(),
+            await().atMost(WAIT).untilAsserted(() -> assertThat(Files.readAllLines(serverLog(SECOND),
                     StandardCharsets.UTF_8)).anySatisfy(line -> assertThat(line).contains("SQL0059")
                     .contains("consumer group \"" + ChargeCards.GROUP + "\"").contains("\"max_retries\":5")));
         } finally {

@@ -7,8 +7,9 @@ import io.sqlstreams.tck.RedeclarationScenario;
 /** {@link RedeclarationScenario} on Open Liberty. */
 class RedeclarationLibertyIT extends RedeclarationScenario {
 
+    /** Liberty runs every deployment in the one server, which logs to messages.log. */
     @Override
-    protected Path serverLog() {
+    protected Path serverLog(String deployment) {
         return LibertyServer.messagesLog();
     }
 }

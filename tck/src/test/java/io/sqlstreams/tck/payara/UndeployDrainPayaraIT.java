@@ -1,0 +1,7 @@
+package io.sqlstreams.tck.payara;
+
+import io.sqlstreams.tck.UndeployDrainScenario;
+
+/** {@link UndeployDrainScenario} on Payara Micro. */
+class UndeployDrainPayaraIT extends UndeployDrainScenario {
+}
