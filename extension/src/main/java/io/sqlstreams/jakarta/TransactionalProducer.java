@@ -7,14 +7,13 @@ import java.util.function.BooleanSupplier;
 
 import javax.sql.DataSource;
 
-import io.sqlstreams.Code;
+import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.produce.EngineProducer;
-import io.sqlstreams.engine.sql.TransientFailures;
 
 /**
  * The injected producer: inside a JTA transaction it writes through a connection of the server's data source,
@@ -75,8 +74,7 @@ final class TransactionalProducer<T> implements Producer<T> {
     }
 
     private SqlStreamsException failed(SQLException failure) {
-        Code code = TransientFailures.isTransient(failure) ? Code.SQL0110 : Code.SQL0111;
-        return new SqlStreamsException(code, "producing to stream \"" + stream + "\" in the caller's JTA transaction"
-                + " failed: " + TransientFailures.describe(failure), failure);
+        return DatabaseFailures.translate("producing to stream \"" + stream + "\" in the caller's JTA transaction",
+                failure);
     }
 }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.Code;
 import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.KeyHandle;
@@ -70,8 +71,7 @@ public final class EngineKeyHandle<T> implements KeyHandle<T> {
             }
             return head(connection, streamId);
         } catch (SQLException failure) {
-            throw new SqlStreamsException(Code.SQL0111, "locking the compaction head of key \"" + messageKey
-                    + "\" failed: " + failure.getMessage(), failure);
+            throw DatabaseFailures.translate("locking the compaction head of key \"" + messageKey + "\"", failure);
         }
     }
 

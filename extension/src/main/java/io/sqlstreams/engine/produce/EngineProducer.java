@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.Code;
 import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
@@ -21,7 +22,6 @@ import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.sql.Transactions;
-import io.sqlstreams.engine.sql.TransientFailures;
 
 /** A producer for one stream, bound to the stream's id (a rename does not disturb it). */
 public final class EngineProducer<T> implements Producer<T> {
@@ -106,9 +106,8 @@ public final class EngineProducer<T> implements Producer<T> {
                 return writer.inCallerTransaction(tx, List.of(preparer.prepare(payload, options))).get(0);
             });
         } catch (SQLException failure) {
-            Code code = TransientFailures.isTransient(failure) ? Code.SQL0110 : Code.SQL0111;
-            throw new SqlStreamsException(code, "producing to stream \"" + streamName + "\" with the caller's work"
-                    + " failed: " + TransientFailures.describe(failure), failure);
+            throw DatabaseFailures.translate("producing to stream \"" + streamName + "\" with the caller's work",
+                    failure);
         }
         reportIfSlow(started, "produceInTransaction (the work included)");
         return result;

@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Engine;
-import io.sqlstreams.engine.sql.TransientFailures;
 
 /**
  * Keeps partitions of one stream's log ahead of its producers. After an insert reaches 80 % of its partition,
@@ -98,8 +98,7 @@ final class PartitionKeeper implements AutoCloseable {
                 throw failure;
             }
         } catch (SQLException failure) {
-            throw cannotCreate(new SqlStreamsException(TransientFailures.isTransient(failure) ? Code.SQL0110 : Code.SQL0111,
-                    TransientFailures.describe(failure), failure));
+            throw cannotCreate(DatabaseFailures.translate("the partition DDL", failure));
         }
     }
 

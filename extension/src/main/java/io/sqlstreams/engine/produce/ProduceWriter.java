@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.Code;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
@@ -159,9 +160,8 @@ final class ProduceWriter {
     }
 
     private SqlStreamsException translate(SQLException failure) {
-        Code code = TransientFailures.isTransient(failure) ? Code.SQL0110 : Code.SQL0111;
-        return new SqlStreamsException(code, "producing to stream \"" + streamName + "\" inside the caller's"
-                + " transaction failed: " + TransientFailures.describe(failure), failure);
+        return DatabaseFailures.translate("producing to stream \"" + streamName + "\" inside the caller's transaction",
+                failure);
     }
 
     @FunctionalInterface

@@ -62,13 +62,11 @@ public final class Database {
             try {
                 return attempt.run();
             } catch (SQLException failure) {
-                boolean retryable = TransientFailures.isTransient(failure);
-                if (!retryable) {
-                    throw new SqlStreamsException(Code.SQL0111, what + " failed: " + TransientFailures.describe(failure), failure);
+                if (!TransientFailures.isTransient(failure)) {
+                    throw DatabaseFailures.translate(what, failure);
                 }
                 if (n + 1 >= attempts) {
-                    throw new SqlStreamsException(Code.SQL0110,
-                            what + " failed after " + attempts + " attempts: " + TransientFailures.describe(failure), failure);
+                    throw DatabaseFailures.exhausted(what, attempts, failure);
                 }
                 int failed = n + 1;
                 logger.log(System.Logger.Level.DEBUG, () -> what + ": attempt " + failed + " of " + attempts

@@ -29,23 +29,48 @@ public final class Sql {
     }
 
     /** A statement on the shared tables. */
-    public String get(String name) {
-        return checked(name, catalog.template(name).replace("{schema}", schema));
+    public Statement statement(String name) {
+        return render(name, text(name));
     }
 
     /** A statement on one stream's table family. */
-    public String forStream(String name, long streamId) {
-        return checked(name, catalog.template(name).replace("{schema}", schema)
-                .replace("{id}", Long.toString(requireId(streamId))));
+    public Statement streamStatement(String name, long streamId) {
+        return render(name, text(name).replace("{id}", Long.toString(requireId(streamId))));
     }
 
     /** A statement on one partition of a stream's log, covering ids {@code [low, high)}. */
-    public String forPartition(String name, long streamId, long partition, long low, long high) {
-        return checked(name, catalog.template(name).replace("{schema}", schema)
+    public Statement partitionStatement(String name, long streamId, long partition, long low, long high) {
+        return render(name, text(name)
                 .replace("{id}", Long.toString(requireId(streamId)))
                 .replace("{partition}", Long.toString(requireId(partition)))
                 .replace("{low}", Long.toString(low))
                 .replace("{high}", Long.toString(high)));
+    }
+
+    /** A positional statement on the shared tables, as JDBC text. */
+    public String get(String name) {
+        return statement(name).text();
+    }
+
+    /** A positional statement on one stream's table family, as JDBC text. */
+    public String forStream(String name, long streamId) {
+        return streamStatement(name, streamId).text();
+    }
+
+    /** A positional statement on one partition of a stream's log, as JDBC text. */
+    public String forPartition(String name, long streamId, long partition, long low, long high) {
+        return partitionStatement(name, streamId, partition, low, high).text();
+    }
+
+    private String text(String name) {
+        return catalog.template(name).text().replace("{schema}", schema);
+    }
+
+    private Statement render(String name, String text) {
+        if (LEFTOVER.matcher(text).find()) {
+            throw new IllegalStateException("SQL statement " + name + " has a placeholder this call does not fill");
+        }
+        return new Statement(name, text, catalog.template(name).positions());
     }
 
     private static long requireId(long id) {
@@ -53,12 +78,5 @@ public final class Sql {
             throw new IllegalArgumentException("ids are never negative: " + id);
         }
         return id;
-    }
-
-    private static String checked(String name, String sql) {
-        if (LEFTOVER.matcher(sql).find()) {
-            throw new IllegalStateException("SQL statement " + name + " has a placeholder this call does not fill");
-        }
-        return sql;
     }
 }

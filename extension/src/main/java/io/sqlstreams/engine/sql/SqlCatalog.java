@@ -7,13 +7,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Every named SQL statement of the engine, loaded once from the {@code .sql} resources beside this class.
  * A resource holds blocks that each start with a {@code -- name: <statement>} line; other comment lines
- * are kept out. Names are unique across all resources.
+ * are kept out. Names are unique across all resources. Parameters are named ({@code :group_id}) and resolved to
+ * JDBC positions once, here.
  */
 public final class SqlCatalog {
     private static final List<String> RESOURCES = List.of(
@@ -22,9 +25,9 @@ public final class SqlCatalog {
     private static final Pattern NAME_LINE = Pattern.compile("^-- name: ([a-z_0-9]+)\\s*$");
     private static final SqlCatalog INSTANCE = load();
 
-    private final Map<String, String> templates;
+    private final Map<String, NamedParameters.Parsed> templates;
 
-    private SqlCatalog(Map<String, String> templates) {
+    private SqlCatalog(Map<String, NamedParameters.Parsed> templates) {
         this.templates = Map.copyOf(templates);
     }
 
@@ -33,16 +36,21 @@ public final class SqlCatalog {
     }
 
     /** The statement's template, with its {@code {schema}} and other placeholders still in it. */
-    public String template(String name) {
-        String template = templates.get(name);
+    NamedParameters.Parsed template(String name) {
+        NamedParameters.Parsed template = templates.get(name);
         if (template == null) {
             throw new IllegalArgumentException("no SQL statement named " + name);
         }
         return template;
     }
 
+    /** Every statement name of the catalogue. */
+    public Set<String> names() {
+        return new TreeSet<>(templates.keySet());
+    }
+
     private static SqlCatalog load() {
-        Map<String, String> templates = new HashMap<>();
+        Map<String, NamedParameters.Parsed> templates = new HashMap<>();
         for (String resource : RESOURCES) {
             parse(resource, read(resource), templates);
         }
@@ -60,7 +68,7 @@ public final class SqlCatalog {
         }
     }
 
-    private static void parse(String resource, String text, Map<String, String> into) {
+    private static void parse(String resource, String text, Map<String, NamedParameters.Parsed> into) {
         String current = null;
         StringBuilder body = new StringBuilder();
         for (String line : text.split("\n", -1)) {
@@ -76,7 +84,8 @@ public final class SqlCatalog {
         store(resource, current, body, into);
     }
 
-    private static void store(String resource, String name, StringBuilder body, Map<String, String> into) {
+    private static void store(String resource, String name, StringBuilder body,
+                              Map<String, NamedParameters.Parsed> into) {
         if (name == null) {
             return;
         }
@@ -84,7 +93,7 @@ public final class SqlCatalog {
         if (sql.endsWith(";")) {
             sql = sql.substring(0, sql.length() - 1);
         }
-        if (into.putIfAbsent(name, sql) != null) {
+        if (into.putIfAbsent(name, NamedParameters.parse(name, sql)) != null) {
             throw new IllegalStateException("SQL statement " + name + " is declared twice (again in " + resource + ")");
         }
     }
