@@ -1,19 +1,17 @@
 package io.sqlstreams.engine.schema;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.List;
+import java.util.Optional;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.query.MigrationQueries;
 import io.sqlstreams.engine.sql.Database;
 import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.sql.Transactions;
-import io.sqlstreams.engine.sql.TransientFailures;
 
 /**
  * Creates and checks the library's DDL versions. Two counters: the system scope (the shared tables) and
@@ -45,11 +43,13 @@ public final class SchemaMigrator {
 
     private final Database database;
     private final Sql sql;
+    private final MigrationQueries migrations;
     private volatile long systemId;
 
     public SchemaMigrator(Database database, Sql sql) {
         this.database = database;
         this.sql = sql;
+        this.migrations = new MigrationQueries(sql);
     }
 
     /**
@@ -67,12 +67,12 @@ public final class SchemaMigrator {
             if (ready != null) {
                 return ready;
             }
-            lock(connection);
+            migrations.lock(connection);
             try {
                 Long existing = readySystem(connection);
                 return existing != null ? existing : createSystem(connection);
             } finally {
-                unlock(connection);
+                migrations.unlock(connection);
             }
         });
         systemId = id;
@@ -90,138 +90,52 @@ public final class SchemaMigrator {
      * stream-scope migration.
      */
     public void createStreamFamily(Connection connection, long streamId, long partitionSize) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            for (String name : STREAM_FAMILY) {
-                statement.execute(sql.forStream(name, streamId));
-            }
-            statement.execute(sql.forPartition("create_partition", streamId, 0, 0, partitionSize));
-        }
-        recordSuccess(connection, "record_stream_migration", streamId);
+        migrations.createStreamFamily(connection, streamId, STREAM_FAMILY, partitionSize);
+        migrations.recordStreamVersion(connection, streamId, BUILD_VERSION);
     }
 
     /** Refuses a stream whose family is at a version this build does not read (SQL0022 / SQL0023). */
     public void checkStream(Connection connection, long streamId, String streamName) throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement(sql.get("stream_versions"))) {
-            query.setLong(1, streamId);
-            try (ResultSet row = query.executeQuery()) {
-                row.next();
-                checkVersions("stream " + streamName, row.getInt(1), row.getInt(2));
-            }
-        }
+        checkVersions("stream " + streamName, migrations.streamVersions(connection, streamId));
     }
 
     private Long readySystem(Connection connection) throws SQLException {
-        try (PreparedStatement exists = connection.prepareStatement(sql.get("migration_log_exists"))) {
-            exists.setString(1, sql.schema());
-            try (ResultSet row = exists.executeQuery()) {
-                row.next();
-                if (!row.getBoolean(1)) {
-                    return null;
-                }
-            }
+        if (!migrations.migrationLogExists(connection)) {
+            return null;
         }
-        try (Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery(sql.get("system_versions"))) {
-            row.next();
-            int version = row.getInt(1);
-            if (version == 0) {
-                return null;
-            }
-            checkVersions("the installation in schema " + sql.schema(), version, row.getInt(2));
+        MigrationQueries.Versions versions = migrations.systemVersions(connection);
+        if (versions.version() == 0) {
+            return null;
         }
-        try (Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery(sql.get("system_id"))) {
-            return row.next() ? row.getLong(1) : null;
-        }
+        checkVersions("the installation in schema " + sql.schema(), versions);
+        return migrations.systemId(connection).orElse(null);
     }
 
-    private static void checkVersions(String subject, int version, int minimumCompatible) {
-        if (minimumCompatible > BUILD_VERSION) {
-            throw new SqlStreamsException(Code.SQL0023, subject + " is at DDL version " + version
-                    + " which needs at least library DDL version " + minimumCompatible + "; this build knows "
-                    + BUILD_VERSION);
+    private static void checkVersions(String subject, MigrationQueries.Versions versions) {
+        if (versions.minCompatibleVersion() > BUILD_VERSION) {
+            throw new SqlStreamsException(Code.SQL0023, subject + " is at DDL version " + versions.version()
+                    + " which needs at least library DDL version " + versions.minCompatibleVersion()
+                    + "; this build knows " + BUILD_VERSION);
         }
-        if (version < BUILD_VERSION) {
-            throw new SqlStreamsException(Code.SQL0022, subject + " is at DDL version " + version
+        if (versions.version() < BUILD_VERSION) {
+            throw new SqlStreamsException(Code.SQL0022, subject + " is at DDL version " + versions.version()
                     + "; this build needs " + BUILD_VERSION + ": migrate it up first");
         }
     }
 
     private long createSystem(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement()) {
-            if (!schemaExists(connection)) {
-                statement.execute(sql.get("create_schema"));
-            }
-        } catch (SQLException failure) {
-            throw permissionDenied(failure, "create schema " + sql.schema()
-                    + " (grant CREATE on the database, or create the schema for it)");
+        if (!migrations.schemaExists(connection)) {
+            migrations.createSchema(connection);
         }
         return Transactions.run(connection, tx -> {
             try (Statement statement = tx.createStatement()) {
                 statement.execute("SET LOCAL lock_timeout = '2000ms'");
-                for (String name : CONTROL_PLANE) {
-                    statement.execute(sql.get(name));
-                }
-            } catch (SQLException failure) {
-                throw permissionDenied(failure, "create the shared tables in schema " + sql.schema()
-                        + " (grant CREATE on the schema)");
             }
-            long id;
-            try (Statement statement = tx.createStatement(); ResultSet existing = statement.executeQuery(sql.get("system_id"))) {
-                id = existing.next() ? existing.getLong(1) : insertSystem(tx);
-            }
-            recordSuccess(tx, "record_system_migration", id);
+            migrations.createSharedTables(tx, CONTROL_PLANE);
+            Optional<Long> existing = migrations.systemId(tx);
+            long id = existing.isPresent() ? existing.get() : migrations.insertSystem(tx);
+            migrations.recordSystemVersion(tx, id, BUILD_VERSION);
             return id;
         });
-    }
-
-    /** A schema prepared by an administrator is used as it is: creating it would need CREATE on the database. */
-    private boolean schemaExists(Connection connection) throws SQLException {
-        try (PreparedStatement exists = connection.prepareStatement(sql.get("schema_exists"))) {
-            exists.setString(1, sql.schema());
-            try (ResultSet row = exists.executeQuery()) {
-                row.next();
-                return row.getBoolean(1);
-            }
-        }
-    }
-
-    private long insertSystem(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(sql.get("insert_system"))) {
-            row.next();
-            return row.getLong(1);
-        }
-    }
-
-    private void recordSuccess(Connection connection, String statement, long ownerId) throws SQLException {
-        try (PreparedStatement record = connection.prepareStatement(sql.get(statement))) {
-            record.setLong(1, ownerId);
-            record.setInt(2, BUILD_VERSION);
-            record.setInt(3, 0);
-            record.setString(4, "success");
-            record.setNull(5, Types.VARCHAR);
-            record.executeUpdate();
-        }
-    }
-
-    private SQLException permissionDenied(SQLException failure, String what) {
-        if ("42501".equals(TransientFailures.state(failure))) {
-            throw new SqlStreamsException(Code.SQL0064, "the connecting role may not " + what, failure);
-        }
-        return failure;
-    }
-
-    private void lock(Connection connection) throws SQLException {
-        try (PreparedStatement lock = connection.prepareStatement(sql.get("lock_migrations"))) {
-            lock.setString(1, "sqlstreams.migrations:" + sql.schema());
-            lock.execute();
-        }
-    }
-
-    private void unlock(Connection connection) throws SQLException {
-        try (PreparedStatement unlock = connection.prepareStatement(sql.get("unlock_migrations"))) {
-            unlock.setString(1, "sqlstreams.migrations:" + sql.schema());
-            unlock.execute();
-        }
     }
 }

@@ -1,0 +1,162 @@
+package io.sqlstreams.engine.query;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.sql.BoundStatement;
+import io.sqlstreams.engine.sql.Sql;
+import io.sqlstreams.engine.sql.TransientFailures;
+
+/**
+ * The installation's DDL and its bookkeeping: the schema, the shared tables, a stream's table family, the system
+ * row, {@code migration_log} and the advisory lock that serialises migrations. The DDL splices only the schema
+ * name and the stream id, rendered by {@link Sql}; everything else is bound. A role refused the DDL's privilege
+ * (SQLSTATE 42501) gets SQL0064 naming what it may not do.
+ */
+public final class MigrationQueries {
+    private static final String PERMISSION_DENIED = "42501";
+
+    /** The newest successful DDL version of a scope and the oldest library version that may read it; 0 when none. */
+    public record Versions(int version, int minCompatibleVersion) {
+    }
+
+    private final Sql sql;
+
+    public MigrationQueries(Sql sql) {
+        this.sql = sql;
+    }
+
+    /** Waits for the session advisory lock that serialises migrations of this schema across processes. */
+    public void lock(Connection connection) throws SQLException {
+        advisory(connection, "lock_migrations");
+    }
+
+    public void unlock(Connection connection) throws SQLException {
+        advisory(connection, "unlock_migrations");
+    }
+
+    /** Whether the schema exists; one prepared by an administrator is used as it is. */
+    public boolean schemaExists(Connection connection) throws SQLException {
+        return present(connection, "schema_exists");
+    }
+
+    public boolean migrationLogExists(Connection connection) throws SQLException {
+        return present(connection, "migration_log_exists");
+    }
+
+    public void createSchema(Connection connection) throws SQLException {
+        try {
+            execute(connection, List.of(sql.statement("create_schema").text()));
+        } catch (SQLException failure) {
+            throw permissionDenied(failure, "create schema " + sql.schema()
+                    + " (grant CREATE on the database, or create the schema for it)");
+        }
+    }
+
+    /** Creates the shared tables and indexes {@code ddl} names that are missing; each statement is idempotent. */
+    public void createSharedTables(Connection connection, List<String> ddl) throws SQLException {
+        try {
+            execute(connection, ddl.stream().map(name -> sql.statement(name).text()).toList());
+        } catch (SQLException failure) {
+            throw permissionDenied(failure, "create the shared tables in schema " + sql.schema()
+                    + " (grant CREATE on the schema)");
+        }
+    }
+
+    /** Creates a stream's tables {@code ddl} names, then its partition 0, covering ids {@code [0, partitionSize)}. */
+    public void createStreamFamily(Connection connection, long streamId, List<String> ddl, long partitionSize)
+            throws SQLException {
+        List<String> rendered = new ArrayList<>();
+        for (String name : ddl) {
+            rendered.add(sql.streamStatement(name, streamId).text());
+        }
+        rendered.add(sql.partitionStatement("create_partition", streamId, 0, 0, partitionSize).text());
+        execute(connection, rendered);
+    }
+
+    /** The installation's system row, the oldest when there are several. */
+    public Optional<Long> systemId(Connection connection) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("system_id"))) {
+            return query.queryOne(row -> row.getLong("id"));
+        }
+    }
+
+    public long insertSystem(Connection connection) throws SQLException {
+        try (BoundStatement insert = BoundStatement.prepare(connection, sql.statement("insert_system"))) {
+            return insert.querySingle(row -> row.getLong("id"));
+        }
+    }
+
+    public Versions systemVersions(Connection connection) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("system_versions"))) {
+            return query.querySingle(MigrationQueries::versions);
+        }
+    }
+
+    public Versions streamVersions(Connection connection, long streamId) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("stream_versions"))) {
+            return query.bind("stream_id", streamId).querySingle(MigrationQueries::versions);
+        }
+    }
+
+    /** Records that the shared tables reached DDL {@code version}, readable by every library version. */
+    public void recordSystemVersion(Connection connection, long systemId, int version) throws SQLException {
+        recordSuccess(connection, "record_system_migration", "system_id", systemId, version);
+    }
+
+    /** Records that a stream's table family reached DDL {@code version}, readable by every library version. */
+    public void recordStreamVersion(Connection connection, long streamId, int version) throws SQLException {
+        recordSuccess(connection, "record_stream_migration", "stream_id", streamId, version);
+    }
+
+    private void recordSuccess(Connection connection, String statement, String owner, long ownerId, int version)
+            throws SQLException {
+        try (BoundStatement record = BoundStatement.prepare(connection, sql.statement(statement))) {
+            record.bind(owner, ownerId)
+                    .bind("version", version)
+                    .bind("min_compatible_version", 0)
+                    .bind("status", "success")
+                    .bindNull("error", Types.VARCHAR)
+                    .update();
+        }
+    }
+
+    private void advisory(Connection connection, String statement) throws SQLException {
+        try (BoundStatement lock = BoundStatement.prepare(connection, sql.statement(statement))) {
+            lock.bind("lock_key", "sqlstreams.migrations:" + sql.schema()).query().close();
+        }
+    }
+
+    private boolean present(Connection connection, String statement) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement(statement))) {
+            return query.bind("schema_name", sql.schema()).querySingle(row -> row.getBoolean("present"));
+        }
+    }
+
+    /** Runs DDL, which binds nothing, as it is rendered. */
+    private static void execute(Connection connection, List<String> ddl) throws SQLException {
+        try (java.sql.Statement statement = connection.createStatement()) {
+            for (String text : ddl) {
+                statement.execute(text);
+            }
+        }
+    }
+
+    private static Versions versions(ResultSet row) throws SQLException {
+        return new Versions(row.getInt("version"), row.getInt("min_compatible_version"));
+    }
+
+    private static SQLException permissionDenied(SQLException failure, String what) {
+        if (PERMISSION_DENIED.equals(TransientFailures.state(failure))) {
+            throw new SqlStreamsException(Code.SQL0064, "the connecting role may not " + what, failure);
+        }
+        return failure;
+    }
+}
