@@ -1,14 +1,10 @@
 package io.sqlstreams.engine.key;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.Code;
 import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.KeyHandle;
@@ -17,6 +13,8 @@ import io.sqlstreams.StoredMessage;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.Names;
+import io.sqlstreams.engine.query.KeyQueries;
+import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.engine.stream.StreamRows;
 import jakarta.json.bind.JsonbException;
 
@@ -27,6 +25,7 @@ public final class EngineKeyHandle<T> implements KeyHandle<T> {
     private final Class<T> payloadType;
     private final String messageKey;
     private final StreamRows rows;
+    private final KeyQueries keys;
 
     public EngineKeyHandle(Engine engine, String streamName, Class<T> payloadType, String messageKey) {
         this.engine = engine;
@@ -34,6 +33,7 @@ public final class EngineKeyHandle<T> implements KeyHandle<T> {
         this.payloadType = payloadType;
         this.messageKey = messageKey;
         this.rows = new StreamRows(engine.sql());
+        this.keys = new KeyQueries(engine.sql());
     }
 
     @Override
@@ -59,16 +59,7 @@ public final class EngineKeyHandle<T> implements KeyHandle<T> {
                         + " transaction (auto-commit off)");
             }
             long streamId = stream(connection).id();
-            try (PreparedStatement ensure = connection.prepareStatement(
-                    engine.sql().forStream("ensure_compaction_row", streamId))) {
-                ensure.setString(1, messageKey);
-                ensure.executeUpdate();
-            }
-            try (PreparedStatement lock = connection.prepareStatement(
-                    engine.sql().forStream("lock_compaction_row", streamId))) {
-                lock.setString(1, messageKey);
-                lock.executeQuery().close();
-            }
+            keys.lockCompactionHead(connection, streamId, messageKey);
             return head(connection, streamId);
         } catch (SQLException failure) {
             throw DatabaseFailures.translate("locking the compaction head of key \"" + messageKey + "\"", failure);
@@ -82,20 +73,9 @@ public final class EngineKeyHandle<T> implements KeyHandle<T> {
             throw new InvalidConfigurationException(List.of(
                     new InvalidConfigurationException.Violation("limit", limit, "must be positive")));
         }
-        return engine.database().autoCommit("reading messages of key \"" + messageKey + "\"", connection -> {
-            long streamId = stream(connection).id();
-            try (PreparedStatement query = connection.prepareStatement(engine.sql().forStream("messages_by_key", streamId))) {
-                query.setString(1, messageKey);
-                query.setInt(2, limit);
-                List<StoredMessage<T>> messages = new ArrayList<>();
-                try (ResultSet rows = query.executeQuery()) {
-                    while (rows.next()) {
-                        messages.add(map(rows));
-                    }
-                }
-                return messages;
-            }
-        });
+        return engine.database().autoCommit("reading messages of key \"" + messageKey + "\"", connection ->
+                keys.messages(connection, stream(connection).id(), messageKey, limit).stream().map(this::decode)
+                        .toList());
     }
 
     private void checkNames() {
@@ -111,28 +91,18 @@ public final class EngineKeyHandle<T> implements KeyHandle<T> {
     }
 
     private Optional<StoredMessage<T>> head(Connection connection, long streamId) throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement(engine.sql().forStream("compaction_head", streamId))) {
-            query.setString(1, messageKey);
-            try (ResultSet row = query.executeQuery()) {
-                return row.next() ? Optional.of(map(row)) : Optional.empty();
-            }
-        }
+        return keys.compactionHead(connection, streamId, messageKey).map(this::decode);
     }
 
-    private StoredMessage<T> map(ResultSet row) throws SQLException {
-        long id = row.getLong(1);
-        long rank = row.getLong(5);
-        Long compactionRank = row.wasNull() ? null : rank;
-        return new StoredMessage<>(id, row.getTimestamp(2).toInstant(), row.getString(3), row.getString(4),
-                compactionRank, row.getInt(6), decode(id, row.getString(7)));
-    }
-
-    private T decode(long id, String json) {
+    private StoredMessage<T> decode(KeyQueries.KeyedMessage row) {
+        T message;
         try {
-            return engine.codec().decode(json, payloadType);
+            message = engine.codec().decode(row.payload(), payloadType);
         } catch (JsonbException failure) {
-            throw new SqlStreamsException(Code.SQL0112, "message " + id + " of stream \"" + streamName
+            throw new SqlStreamsException(Code.SQL0112, "message " + row.id() + " of stream \"" + streamName
                     + "\" cannot be decoded as " + payloadType.getName(), failure);
         }
+        return new StoredMessage<>(row.id(), row.createdAt(), row.routingKey(), row.messageKey(),
+                row.compactionRank(), row.schemaVersion(), message);
     }
 }
