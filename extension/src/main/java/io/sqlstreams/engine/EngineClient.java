@@ -1,9 +1,6 @@
 package io.sqlstreams.engine;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,6 +13,7 @@ import io.sqlstreams.Stream;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.codec.PayloadCodec;
+import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
 import io.sqlstreams.engine.sql.Sql;
@@ -73,18 +71,11 @@ public final class EngineClient implements SqlStreams {
         if (!engine.migrator().installed()) {
             return List.of();
         }
+        BindingQueries queries = new BindingQueries(engine.sql());
         return engine.database().autoCommit("listing bindings", connection -> {
             List<Binding> bindings = new ArrayList<>();
             for (Stream stream : new StreamRows(engine.sql()).all(connection)) {
-                try (PreparedStatement query = connection.prepareStatement(
-                        engine.sql().forStream("bindings_of_stream", stream.id()));
-                     ResultSet row = query.executeQuery()) {
-                    while (row.next()) {
-                        bindings.add(new Binding(stream.name(), row.getString(1), row.getString(2),
-                                Arrays.asList((String[]) row.getArray(3).getArray()), row.getString(4),
-                                row.getTimestamp(5).toInstant(), row.getTimestamp(6).toInstant()));
-                    }
-                }
+                bindings.addAll(queries.ofStream(connection, stream));
             }
             return bindings;
         });

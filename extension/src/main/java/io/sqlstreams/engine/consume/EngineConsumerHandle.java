@@ -1,16 +1,12 @@
 package io.sqlstreams.engine.consume;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import io.sqlstreams.Binding;
 import io.sqlstreams.BindingHandle;
 import io.sqlstreams.Code;
 import io.sqlstreams.Consumer;
@@ -25,6 +21,9 @@ import io.sqlstreams.Worker;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.codec.PayloadCodec;
+import io.sqlstreams.engine.query.BindingQueries;
+import io.sqlstreams.engine.query.GroupQueries;
+import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.stream.StreamRows;
 
 /** A consumer group by name; every verb resolves the stream and group names when it runs. */
@@ -33,7 +32,10 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
     private final String stream;
     private final String name;
     private final Class<T> payloadType;
-    private final GroupRows groups;
+    private final GroupRows groupRows;
+    private final GroupQueries groups;
+    private final WorkerQueries workers;
+    private final BindingQueries bindings;
     private final StreamRows streams;
 
     public EngineConsumerHandle(Engine engine, String stream, String name, Class<T> payloadType) {
@@ -41,7 +43,10 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
         this.stream = stream;
         this.name = name;
         this.payloadType = payloadType;
-        this.groups = new GroupRows(engine.sql());
+        this.groupRows = new GroupRows(engine.sql());
+        this.groups = new GroupQueries(engine.sql());
+        this.workers = new WorkerQueries(engine.sql());
+        this.bindings = new BindingQueries(engine.sql());
         this.streams = new StreamRows(engine.sql());
     }
 
@@ -79,7 +84,7 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
         checkNames();
         requireInstalled();
         return engine.database().autoCommit("reading the workers of " + describe(), connection ->
-                groups.workers(connection, require(connection).id()));
+                workers.ofGroup(connection, require(connection).id()));
     }
 
     @Override
@@ -97,13 +102,7 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
                 refuseWhileLive(connection, groupId);
                 refuseWithDeliveries(connection, owner.id(), groupId);
             }
-            try (PreparedStatement delete = connection.prepareStatement(
-                    engine.sql().forStream("delete_group_deliveries", owner.id()))) {
-                for (int i = 1; i <= 5; i++) {
-                    delete.setLong(i, groupId);
-                }
-                delete.executeUpdate();
-            }
+            groups.delete(connection, owner.id(), groupId);
             return null;
         });
     }
@@ -115,20 +114,8 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
             requireInstalled();
             return engine.database().autoCommit("reading the bindings of " + describe(), connection -> {
                 Stream owner = streams.require(connection, stream);
-                Consumer consumer = require(connection);
-                try (PreparedStatement query = connection.prepareStatement(
-                        engine.sql().forStream("effective_binding", owner.id()))) {
-                    query.setLong(1, consumer.id());
-                    try (ResultSet row = query.executeQuery()) {
-                        if (!row.next()) {
-                            return Optional.<Binding>empty();
-                        }
-                        List<String> patterns = Arrays.asList((String[]) row.getArray(2).getArray());
-                        return patterns.isEmpty() ? Optional.<Binding>empty()
-                                : Optional.of(new Binding(stream, name, row.getString(1), patterns, row.getString(3),
-                                row.getTimestamp(4).toInstant(), row.getTimestamp(5).toInstant()));
-                    }
-                }
+                return bindings.effective(connection, owner.id(), require(connection))
+                        .filter(binding -> !binding.patterns().isEmpty());
             });
         };
     }
@@ -140,66 +127,41 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
         return engine.database().inTransaction("inspecting " + describe(), connection -> {
             Stream owner = streams.require(connection, stream);
             Consumer consumer = require(connection);
-            String declared = groups.declaration(connection, consumer.id());
+            String declared = groupRows.declaration(connection, consumer.id());
             ConsumerConfig config = declared == null ? ConsumerConfig.defaults()
                     : GroupDocument.read(GroupDocument.parse(declared));
-            try (PreparedStatement cursor = connection.prepareStatement(
-                    engine.sql().forStream("inspect_group", owner.id()))) {
-                cursor.setLong(1, consumer.id());
-                try (ResultSet row = cursor.executeQuery()) {
-                    row.next();
-                    return new ConsumerInspection(consumer, declared == null ? "{}" : declared, config,
-                            config.resolvedMessage(), config.resolvedMessageMax(), row.getLong(1), row.getLong(2),
-                            row.getLong(3), row.getInt(4), exceptionCounts(connection, owner.id(), consumer.id()));
-                }
-            }
+            GroupQueries.CursorPosition cursor = groups.cursor(connection, owner.id(), consumer.id());
+            return new ConsumerInspection(consumer, declared == null ? "{}" : declared, config,
+                    config.resolvedMessage(), config.resolvedMessageMax(), cursor.head(), cursor.claimed(),
+                    cursor.committed(), cursor.openLeases(), exceptionCounts(connection, owner.id(), consumer.id()));
         });
     }
 
     private Map<String, Long> exceptionCounts(Connection connection, long streamId, long groupId) throws SQLException {
         Map<String, Long> counts = new LinkedHashMap<>();
-        try (PreparedStatement query = connection.prepareStatement(engine.sql().forStream("exception_counts", streamId))) {
-            query.setLong(1, groupId);
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    counts.put(rows.getString(1), rows.getLong(2));
-                }
-            }
-        }
+        groups.exceptionCounts(connection, streamId, groupId)
+                .forEach((status, count) -> counts.put(status.column(), count));
         return counts;
     }
 
     private void refuseWhileLive(Connection connection, long groupId) throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement(engine.sql().get("group_live_instances_except"))) {
-            query.setLong(1, groupId);
-            query.setArray(2, connection.createArrayOf("int8", new Long[0]));
-            try (ResultSet row = query.executeQuery()) {
-                row.next();
-                if (row.getLong(1) > 0) {
-                    throw new SqlStreamsException(Code.SQL0015, describe() + " still has " + row.getLong(1)
-                            + " live instance(s); stop them or destroy with force");
-                }
-            }
+        long live = groups.liveInstancesExcept(connection, groupId, List.of());
+        if (live > 0) {
+            throw new SqlStreamsException(Code.SQL0015, describe() + " still has " + live
+                    + " live instance(s); stop them or destroy with force");
         }
     }
 
     private void refuseWithDeliveries(Connection connection, long streamId, long groupId) throws SQLException {
-        try (PreparedStatement query = connection.prepareStatement(
-                engine.sql().forStream("group_has_deliveries", streamId))) {
-            query.setLong(1, groupId);
-            try (ResultSet row = query.executeQuery()) {
-                row.next();
-                if (row.getBoolean(1)) {
-                    throw new SqlStreamsException(Code.SQL0016, describe() + " still has delivery rows (retries or"
-                            + " dead letters); let them resolve or destroy with force");
-                }
-            }
+        if (groups.hasDeliveries(connection, streamId, groupId)) {
+            throw new SqlStreamsException(Code.SQL0016, describe() + " still has delivery rows (retries or"
+                    + " dead letters); let them resolve or destroy with force");
         }
     }
 
     private Consumer require(Connection connection) throws SQLException {
         streams.require(connection, stream);
-        return groups.require(connection, stream, name);
+        return groupRows.require(connection, stream, name);
     }
 
     private void checkNames() {

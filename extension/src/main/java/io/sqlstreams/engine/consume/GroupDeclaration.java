@@ -1,8 +1,6 @@
 package io.sqlstreams.engine.consume;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -12,6 +10,8 @@ import io.sqlstreams.Start;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.binding.BindingPatterns;
+import io.sqlstreams.engine.query.GroupQueries;
+import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.stream.StreamRows;
 import io.sqlstreams.engine.worker.WorkerDeclaration;
 import jakarta.json.JsonObject;
@@ -25,13 +25,14 @@ import jakarta.json.JsonObject;
 final class GroupDeclaration {
     private final Engine engine;
     private final StreamRows streams;
+    private final GroupQueries groups;
     private final WorkerDeclaration workers;
 
     GroupDeclaration(Engine engine) {
         this.engine = engine;
         this.streams = new StreamRows(engine.sql());
+        this.groups = new GroupQueries(engine.sql());
         this.workers = new WorkerDeclaration(engine.sql(), engine.diagnostics(), engine.declarer());
-
     }
 
     /** The registered group: its id and its stream's. */
@@ -41,17 +42,17 @@ final class GroupDeclaration {
                 + streamName + "\"", connection -> {
             Stream stream = streams.require(connection, streamName);
             engine.migrator().checkStream(connection, stream.id(), streamName);
-            Optional<Long> created = insertGroup(connection, stream.id(), groupName);
-            long groupId = created.isPresent() ? created.get() : lockGroup(connection, stream.id(), groupName);
+            Optional<Long> created = groups.insert(connection, stream.id(), groupName);
+            long groupId = created.isPresent() ? created.get() : groups.lock(connection, stream.id(), groupName);
             if (created.isPresent()) {
                 long committed = createCursor(connection, stream.id(), groupId, config.resolvedStart());
                 engine.diagnostics().info("consumer group \"" + groupName + "\" registered (created) on stream \""
                         + streamName + "\" at " + config.resolvedStart().wireName() + ", committed=" + committed);
             }
             String subject = "consumer group \"" + groupName + "\" on stream \"" + streamName + "\"";
-            workers.declare(connection, WorkerDeclaration.Owner.CONSUMER_GROUP, groupId, subject,
+            workers.declare(connection, WorkerQueries.Owner.CONSUMER_GROUP, groupId, subject,
                     GroupRows.MESSAGE_CONSUMER, document, -1);
-            workers.declare(connection, WorkerDeclaration.Owner.CONSUMER_GROUP, groupId, subject,
+            workers.declare(connection, WorkerQueries.Owner.CONSUMER_GROUP, groupId, subject,
                     GroupRows.EXCEPTION_CONSUMER, document, -1);
             engine.bindings().declare(connection, stream.id(), groupId, subject,
                     BindingPatterns.normalize(config.bindings() == null ? List.of() : config.bindings()), List.of());
@@ -59,43 +60,11 @@ final class GroupDeclaration {
         });
     }
 
-    private Optional<Long> insertGroup(Connection connection, long streamId, String groupName) throws SQLException {
-        try (PreparedStatement insert = connection.prepareStatement(engine.sql().get("insert_group"))) {
-            insert.setLong(1, streamId);
-            insert.setString(2, groupName);
-            try (ResultSet row = insert.executeQuery()) {
-                return row.next() ? Optional.of(row.getLong(1)) : Optional.empty();
-            }
-        }
-    }
-
-    private long lockGroup(Connection connection, long streamId, String groupName) throws SQLException {
-        try (PreparedStatement lock = connection.prepareStatement(engine.sql().get("lock_group"))) {
-            lock.setLong(1, streamId);
-            lock.setString(2, groupName);
-            try (ResultSet row = lock.executeQuery()) {
-                row.next();
-                return row.getLong(1);
-            }
-        }
-    }
-
     private long createCursor(Connection connection, long streamId, long groupId, Start start) throws SQLException {
         if (start == Start.HEAD) {
-            try (PreparedStatement insert = connection.prepareStatement(
-                    engine.sql().forStream("insert_cursor_at_head", streamId))) {
-                insert.setLong(1, groupId);
-                try (ResultSet row = insert.executeQuery()) {
-                    row.next();
-                    return row.getLong(1);
-                }
-            }
+            return groups.insertCursorAtHead(connection, streamId, groupId);
         }
-        try (PreparedStatement insert = connection.prepareStatement(
-                engine.sql().forStream("insert_cursor_at_beginning", streamId))) {
-            insert.setLong(1, groupId);
-            insert.executeUpdate();
-            return 0;
-        }
+        groups.insertCursorAtBeginning(connection, streamId, groupId);
+        return 0;
     }
 }

@@ -9,6 +9,7 @@ import io.sqlstreams.StreamConfig;
 import io.sqlstreams.VacuumConfig;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.codec.DurationText;
+import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.worker.WorkerDeclaration;
 import jakarta.json.Json;
@@ -32,9 +33,9 @@ final class StreamWorkers {
 
     void declare(Connection connection, long streamId, String streamName, StreamConfig config) throws SQLException {
         String subject = "stream \"" + streamName + "\"";
-        workers.declare(connection, WorkerDeclaration.Owner.STREAM, streamId, subject, JANITOR,
+        workers.declare(connection, WorkerQueries.Owner.STREAM, streamId, subject, JANITOR,
                 janitorDocument(config.resolvedJanitor()), 1);
-        workers.declare(connection, WorkerDeclaration.Owner.STREAM, streamId, subject, VACUUM,
+        workers.declare(connection, WorkerQueries.Owner.STREAM, streamId, subject, VACUUM,
                 vacuumDocument(config.resolvedVacuum()), 0);
     }
 

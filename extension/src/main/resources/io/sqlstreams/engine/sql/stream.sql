@@ -51,16 +51,16 @@ FROM {schema}.consumer_group_config g JOIN {schema}.stream_config s ON s.id = g.
 WHERE s.name = ? ORDER BY g.name
 
 -- name: stream_worker_metadata
-SELECT id, metadata::text FROM {schema}.worker_config WHERE stream_id = ? AND name = ?
+SELECT id, metadata::text AS metadata FROM {schema}.worker_config WHERE stream_id = :stream_id AND name = :name
 
 -- name: insert_stream_worker
 INSERT INTO {schema}.worker_config (stream_id, name, metadata, target_instances)
-VALUES (?, ?, ?::jsonb, ?)
+VALUES (:stream_id, :name, :metadata::jsonb, :target_instances)
 RETURNING id
 
 -- name: update_worker_metadata
-UPDATE {schema}.worker_config SET metadata = ?::jsonb, updated_at = now() WHERE id = ?
+UPDATE {schema}.worker_config SET metadata = :metadata::jsonb, updated_at = now() WHERE id = :worker_id
 
 -- name: log_worker_config
 INSERT INTO {schema}.worker_config_log (worker_id, name, metadata, target_instances, declared_by)
-SELECT id, name, metadata, target_instances, ? FROM {schema}.worker_config WHERE id = ?
+SELECT id, name, metadata, target_instances, :declared_by FROM {schema}.worker_config WHERE id = :worker_id

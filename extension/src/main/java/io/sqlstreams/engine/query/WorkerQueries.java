@@ -1,0 +1,83 @@
+package io.sqlstreams.engine.query;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+import io.sqlstreams.Worker;
+import io.sqlstreams.engine.sql.BoundStatement;
+import io.sqlstreams.engine.sql.Sql;
+
+/** Worker declarations: {@code worker_config} rows of a stream or a consumer group, and their snapshots. */
+public final class WorkerQueries {
+    /** Whose worker: each owner kind has its own key column and statements. */
+    public enum Owner {
+        STREAM("stream_id", "stream_worker_metadata", "insert_stream_worker"),
+        CONSUMER_GROUP("consumer_group_id", "group_worker_metadata", "insert_group_worker");
+
+        private final String column;
+        private final String lookup;
+        private final String insert;
+
+        Owner(String column, String lookup, String insert) {
+            this.column = column;
+            this.lookup = lookup;
+            this.insert = insert;
+        }
+    }
+
+    /** A declared worker's id and its stored configuration document (JSON text). */
+    public record Declared(long id, String metadata) {
+    }
+
+    private final Sql sql;
+
+    public WorkerQueries(Sql sql) {
+        this.sql = sql;
+    }
+
+    public Optional<Declared> find(Connection connection, Owner owner, long ownerId, String name)
+            throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement(owner.lookup))) {
+            return query.bind(owner.column, ownerId).bind("name", name)
+                    .queryOne(row -> new Declared(row.getLong("id"), row.getString("metadata")));
+        }
+    }
+
+    /** Inserts a new worker; its id. */
+    public long insert(Connection connection, Owner owner, long ownerId, String name, String metadata,
+                       int targetInstances) throws SQLException {
+        try (BoundStatement insert = BoundStatement.prepare(connection, sql.statement(owner.insert))) {
+            return insert.bind(owner.column, ownerId)
+                    .bind("name", name)
+                    .bind("metadata", metadata)
+                    .bind("target_instances", targetInstances)
+                    .querySingle(row -> row.getLong("id"));
+        }
+    }
+
+    /** Replaces a worker's document and leaves its target alone. */
+    public void replaceMetadata(Connection connection, long workerId, String metadata) throws SQLException {
+        try (BoundStatement update = BoundStatement.prepare(connection, sql.statement("update_worker_metadata"))) {
+            update.bind("metadata", metadata).bind("worker_id", workerId).update();
+        }
+    }
+
+    /** Appends the worker's current row to {@code worker_config_log}. */
+    public void logSnapshot(Connection connection, long workerId, String declaredBy) throws SQLException {
+        try (BoundStatement log = BoundStatement.prepare(connection, sql.statement("log_worker_config"))) {
+            log.bind("declared_by", declaredBy).bind("worker_id", workerId).update();
+        }
+    }
+
+    /** A consumer group's workers by name, each with its count of live instances. */
+    public List<Worker> ofGroup(Connection connection, long groupId) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("group_workers"))) {
+            return query.bind("consumer_group_id", groupId).queryList(row -> new Worker(row.getLong("id"),
+                    row.getString("name"), row.getString("metadata"), row.getInt("target_instances"),
+                    row.getInt("live_instances"), row.getTimestamp("created_at").toInstant(),
+                    row.getTimestamp("updated_at").toInstant()));
+        }
+    }
+}
