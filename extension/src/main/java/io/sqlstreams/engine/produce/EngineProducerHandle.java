@@ -11,6 +11,7 @@ import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.codec.PayloadCodec;
+import io.sqlstreams.engine.query.DdlLockTimeout;
 import io.sqlstreams.engine.stream.StreamRows;
 
 import java.math.BigInteger;
@@ -19,8 +20,8 @@ import java.util.List;
 
 /** Resolves the stream and builds a producer for it. */
 public final class EngineProducerHandle<T> implements ProducerHandle<T> {
-    /** Per attempt, partition creation may wait out three 2 s lock timeouts. */
-    private static final Duration CREATE_AHEAD_ALLOWANCE = Duration.ofSeconds(6);
+    /** Per attempt, partition creation may wait out three DDL lock timeouts. */
+    private static final Duration CREATE_AHEAD_ALLOWANCE = DdlLockTimeout.LIMIT.multipliedBy(3);
 
     private final Engine engine;
     private final String streamName;

@@ -1,11 +1,8 @@
 package io.sqlstreams.engine.produce;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
-import java.sql.Statement;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -13,16 +10,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.query.DdlLockTimeout;
+import io.sqlstreams.engine.query.StreamQueries;
+import io.sqlstreams.engine.sql.DatabaseFailures;
 
 /**
  * Keeps partitions of one stream's log ahead of its producers. After an insert reaches 80 % of its partition,
  * the next partition is created in the background (retried after every later insert until it exists; a
  * failure logs SQL0033). An insert that finds no partition for its ids creates the partitions the retry will
- * need (SQL0057). Partition DDL runs under a 2 s lock timeout and an advisory lock per partition, so one
+ * need (SQL0057). Partition DDL runs under the DDL lock timeout and an advisory lock per partition, so one
  * creator runs at a time.
  */
 final class PartitionKeeper implements AutoCloseable {
@@ -30,6 +29,8 @@ final class PartitionKeeper implements AutoCloseable {
     private static final int MAX_PARTITIONS_PER_HEAL = 64;
 
     private final Engine engine;
+    private final StreamQueries streams;
+    private final DdlLockTimeout ddlLockTimeout;
     private final long streamId;
     private final String streamName;
     private final long partitionSize;
@@ -39,6 +40,8 @@ final class PartitionKeeper implements AutoCloseable {
 
     PartitionKeeper(Engine engine, long streamId, String streamName, long partitionSize) {
         this.engine = engine;
+        this.streams = new StreamQueries(engine.sql());
+        this.ddlLockTimeout = new DdlLockTimeout(engine.sql());
         this.streamId = streamId;
         this.streamName = streamName;
         this.partitionSize = partitionSize;
@@ -69,7 +72,7 @@ final class PartitionKeeper implements AutoCloseable {
         try {
             engine.database().inTransaction("creating a missing partition of stream \"" + streamName + "\"",
                     connection -> {
-                        lockTimeout(connection);
+                        ddlLockTimeout.apply(connection);
                         createCovering(connection, count);
                         return null;
                     });
@@ -80,18 +83,18 @@ final class PartitionKeeper implements AutoCloseable {
 
     /**
      * {@link #heal} inside the caller's transaction on {@code connection}: that transaction already holds a
-     * lock on the log that partition DDL on another connection would wait for. Runs under a savepoint with a
-     * 2 s lock timeout restored afterwards; the new partition commits (or rolls back) with the caller.
+     * lock on the log that partition DDL on another connection would wait for. Runs under a savepoint with the
+     * DDL lock timeout, the caller's restored afterwards; the new partition commits (or rolls back) with the caller.
      */
     void healInside(Connection connection, int count) {
         announceHeal();
         try {
             Savepoint savepoint = connection.setSavepoint();
             try {
-                String previous = setting(connection, "lock_timeout");
-                setLocal(connection, "lock_timeout", "2000ms");
-                createCovering(connection, count);
-                setLocal(connection, "lock_timeout", previous);
+                ddlLockTimeout.during(connection, tx -> {
+                    createCovering(tx, count);
+                    return null;
+                });
                 connection.releaseSavepoint(savepoint);
             } catch (SQLException failure) {
                 connection.rollback(savepoint);
@@ -117,11 +120,11 @@ final class PartitionKeeper implements AutoCloseable {
      * least {@value #HEAL_SPAN} ids past the next one, at most {@value #MAX_PARTITIONS_PER_HEAL} partitions.
      */
     private void createCovering(Connection connection, int count) throws SQLException {
-        long next = nextId(connection);
+        long next = streams.nextMessageId(connection, streamId);
         long first = next / partitionSize;
         long last = Math.min((next + Math.max(count, HEAL_SPAN)) / partitionSize, first + MAX_PARTITIONS_PER_HEAL - 1);
         for (long partition = first; partition <= last; partition++) {
-            create(connection, partition);
+            streams.createPartition(connection, streamId, partition, partitionSize);
         }
     }
 
@@ -129,8 +132,8 @@ final class PartitionKeeper implements AutoCloseable {
         try {
             engine.database().inTransaction("creating partition " + partition + " of stream \"" + streamName + "\"",
                     connection -> {
-                        lockTimeout(connection);
-                        create(connection, partition);
+                        ddlLockTimeout.apply(connection);
+                        streams.createPartition(connection, streamId, partition, partitionSize);
                         return null;
                     });
             highestKnown.accumulateAndGet(partition, Math::max);
@@ -139,57 +142,6 @@ final class PartitionKeeper implements AutoCloseable {
                     + streamName + "\" ahead; the first insert past the boundary will: " + failure.getMessage());
         } finally {
             aheadInFlight.set(false);
-        }
-    }
-
-    private void create(Connection connection, long partition) throws SQLException {
-        String qualified = engine.sql().schema() + ".message_log_" + streamId + "_" + partition;
-        try (PreparedStatement exists = connection.prepareStatement(engine.sql().get("partition_exists"))) {
-            exists.setString(1, qualified);
-            try (ResultSet row = exists.executeQuery()) {
-                row.next();
-                if (row.getBoolean(1)) {
-                    return;
-                }
-            }
-        }
-        try (PreparedStatement lock = connection.prepareStatement(engine.sql().get("lock_partition_creation"))) {
-            lock.setString(1, qualified);
-            lock.execute();
-        }
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(engine.sql().forPartition("create_partition", streamId, partition,
-                    partition * partitionSize, (partition + 1) * partitionSize));
-        }
-    }
-
-    private static void lockTimeout(Connection connection) throws SQLException {
-        setLocal(connection, "lock_timeout", "2000ms");
-    }
-
-    private static String setting(Connection connection, String name) throws SQLException {
-        try (PreparedStatement read = connection.prepareStatement("SELECT current_setting(?)")) {
-            read.setString(1, name);
-            try (ResultSet row = read.executeQuery()) {
-                row.next();
-                return row.getString(1);
-            }
-        }
-    }
-
-    private static void setLocal(Connection connection, String name, String value) throws SQLException {
-        try (PreparedStatement set = connection.prepareStatement("SELECT set_config(?, ?, true)")) {
-            set.setString(1, name);
-            set.setString(2, value);
-            set.execute();
-        }
-    }
-
-    private long nextId(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery(engine.sql().forStream("sequence_last_value", streamId))) {
-            row.next();
-            return row.getBoolean(2) ? row.getLong(1) + 1 : row.getLong(1);
         }
     }
 

@@ -7,21 +7,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.Code;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Engine;
-import io.sqlstreams.engine.sql.TransientFailures;
+import io.sqlstreams.engine.query.ProduceQueries.MissingPartitionException;
+import io.sqlstreams.engine.sql.DatabaseFailures;
 
 /**
  * Writes prepared messages, in a transaction of its own or inside the caller's, healing a missing partition
  * (at most the client's maxRetries + 1 times, then SQL0056) and keeping partitions ahead afterwards.
  */
 final class ProduceWriter {
-    private static final String CHECK_VIOLATION = "23514";
-    private static final String UNDEFINED_TABLE = "42P01";
-
     private final Engine engine;
     private final String streamName;
     private final ProduceStatement statement;
@@ -44,7 +41,7 @@ final class ProduceWriter {
     List<ProduceResult> inOwnTransaction(List<PreparedMessage> messages) {
         List<ProduceResult> results = healing(() -> partitions.heal(messages.size()),
                 () -> engine.database().autoCommit("producing to stream \"" + streamName + "\"",
-                        connection -> statement.execute(connection, messages, attemptTimeout)));
+                        connection -> statement.execute(connection, streamName, messages, attemptTimeout)));
         afterWrite(results);
         return results;
     }
@@ -63,10 +60,10 @@ final class ProduceWriter {
                 }
                 Savepoint savepoint = connection.setSavepoint();
                 try {
-                    List<ProduceResult> written = statement.execute(connection, messages, null);
+                    List<ProduceResult> written = statement.execute(connection, streamName, messages, null);
                     connection.releaseSavepoint(savepoint);
                     return written;
-                } catch (SQLException failure) {
+                } catch (SQLException | RuntimeException failure) {
                     connection.rollback(savepoint);
                     throw failure;
                 }
@@ -88,12 +85,10 @@ final class ProduceWriter {
     List<ProduceResult> inManagedTransaction(Connection connection, List<PreparedMessage> messages) {
         List<ProduceResult> results;
         try {
-            results = statement.execute(connection, messages, null);
+            results = statement.execute(connection, streamName, messages, null);
         } catch (SQLException failure) {
-            SqlStreamsException translated = translate(failure);
-            if (!missingPartition(translated)) {
-                throw notFoundIfDropped(translated);
-            }
+            throw translate(failure);
+        } catch (MissingPartitionException failure) {
             healApart(messages.size());
             throw new SqlStreamsException(Code.SQL0110, "stream \"" + streamName + "\" had no partition for the"
                     + " next ids; it was created, and the transaction must run again", failure);
@@ -127,10 +122,7 @@ final class ProduceWriter {
         for (int healed = 0; ; healed++) {
             try {
                 return write.run();
-            } catch (SqlStreamsException failure) {
-                if (!missingPartition(failure)) {
-                    throw notFoundIfDropped(failure);
-                }
+            } catch (MissingPartitionException failure) {
                 if (healed >= heals) {
                     throw new SqlStreamsException(Code.SQL0056, "partition creation for stream \"" + streamName
                             + "\" cannot keep up with its id sequence after " + heals + " attempts", failure);
@@ -145,18 +137,6 @@ final class ProduceWriter {
         if (highest > 0) {
             partitions.afterInsert(highest);
         }
-    }
-
-    private static boolean missingPartition(SqlStreamsException failure) {
-        return failure.getCause() instanceof SQLException sql
-                && CHECK_VIOLATION.equals(TransientFailures.state(sql));
-    }
-
-    private SqlStreamsException notFoundIfDropped(SqlStreamsException failure) {
-        if (failure.getCause() instanceof SQLException sql && UNDEFINED_TABLE.equals(TransientFailures.state(sql))) {
-            return new SqlStreamsException(Code.SQL0005, "stream \"" + streamName + "\" no longer exists", failure);
-        }
-        return failure;
     }
 
     private SqlStreamsException translate(SQLException failure) {

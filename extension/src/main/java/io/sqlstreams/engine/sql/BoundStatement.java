@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -115,6 +116,12 @@ public final class BoundStatement implements AutoCloseable {
         for (int position : positions(name)) {
             prepared.setNull(position, sqlType);
         }
+        return this;
+    }
+
+    /** Bounds the statement's run time; JDBC counts whole seconds, so the bound is rounded up, to one at least. */
+    public BoundStatement timeout(Duration timeout) throws SQLException {
+        prepared.setQueryTimeout((int) Math.max(1, (timeout.toMillis() + 999) / 1000));
         return this;
     }
 

@@ -1,9 +1,5 @@
 package io.sqlstreams.engine.stream;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 
@@ -22,7 +18,7 @@ import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.consume.EngineConsumerHandle;
 import io.sqlstreams.engine.key.EngineKeyHandle;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
-import io.sqlstreams.engine.sql.TransientFailures;
+import io.sqlstreams.engine.query.StreamQueries;
 
 /** A stream by name; every verb resolves the name when it runs. */
 public final class EngineStreamHandle<T> implements StreamHandle<T> {
@@ -30,12 +26,14 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
     private final String name;
     private final Class<T> payloadType;
     private final StreamRows rows;
+    private final StreamQueries streams;
 
     public EngineStreamHandle(Engine engine, String name, Class<T> payloadType) {
         this.engine = engine;
         this.name = name;
         this.payloadType = payloadType;
         this.rows = new StreamRows(engine.sql());
+        this.streams = new StreamQueries(engine.sql());
     }
 
     @Override
@@ -72,27 +70,8 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
             if (name.equals(newName)) {
                 return rows.require(connection, name);
             }
-            long id;
-            try (PreparedStatement rename = connection.prepareStatement(engine.sql().get("rename_stream"))) {
-                rename.setString(1, newName);
-                rename.setString(2, name);
-                try (ResultSet row = rename.executeQuery()) {
-                    if (!row.next()) {
-                        throw StreamRows.notFound(name);
-                    }
-                    id = row.getLong(1);
-                }
-            } catch (SQLException failure) {
-                if ("23505".equals(TransientFailures.state(failure))) {
-                    throw new SqlStreamsException(Code.SQL0007, "stream name \"" + newName + "\" is taken", failure);
-                }
-                throw failure;
-            }
-            try (PreparedStatement log = connection.prepareStatement(engine.sql().get("log_stream_config"))) {
-                log.setString(1, engine.declarer());
-                log.setLong(2, id);
-                log.executeUpdate();
-            }
+            long id = streams.rename(connection, name, newName).orElseThrow(() -> StreamRows.notFound(name));
+            streams.logSnapshot(connection, id, engine.declarer());
             return rows.require(connection, newName);
         });
     }
@@ -108,18 +87,12 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
         requireInstalled();
         engine.database().inTransaction("destroying stream \"" + name + "\"", connection -> {
             Stream stream = rows.lock(connection, name).orElseThrow(() -> StreamRows.notFound(name));
-            if (!force && hasMessages(connection, stream.id())) {
+            if (!force && streams.hasMessages(connection, stream.id())) {
                 throw new SqlStreamsException(Code.SQL0006, "stream \"" + name
                         + "\" still holds messages; destroy with force to drop them");
             }
-            try (Statement statement = connection.createStatement()) {
-                statement.execute("SET LOCAL lock_timeout = '2000ms'");
-                statement.execute(engine.sql().forStream("drop_family", stream.id()));
-            }
-            try (PreparedStatement delete = connection.prepareStatement(engine.sql().get("delete_stream"))) {
-                delete.setLong(1, stream.id());
-                delete.executeUpdate();
-            }
+            streams.dropFamily(connection, stream.id());
+            streams.delete(connection, stream.id());
             return null;
         });
     }
@@ -147,14 +120,6 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
     @Override
     public ProducerHandle<T> producer() {
         return new EngineProducerHandle<>(engine, name, payloadType);
-    }
-
-    private boolean hasMessages(java.sql.Connection connection, long streamId) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery(engine.sql().forStream("stream_has_messages", streamId))) {
-            row.next();
-            return row.getBoolean(1);
-        }
     }
 
     private void requireInstalled() {

@@ -7,10 +7,11 @@
 -- name: produce
 WITH input AS (
     SELECT item.*, payload.value AS payload, nullif(options.value, 'null') AS options
-    FROM unnest(?::uuid[], ?::int[], ?::text[], ?::text[], ?::bigint[])
+    FROM unnest(:idempotency_keys::uuid[], :schema_versions::int[], :routing_keys::text[], :message_keys::text[],
+                :compaction_ranks::bigint[])
          WITH ORDINALITY AS item (idempotency_key, schema_version, routing_key, message_key, compaction_rank, ordinal)
-    JOIN jsonb_array_elements(?::jsonb) WITH ORDINALITY AS payload (value, ordinal) USING (ordinal)
-    JOIN jsonb_array_elements(?::jsonb) WITH ORDINALITY AS options (value, ordinal) USING (ordinal)
+    JOIN jsonb_array_elements(:payloads::jsonb) WITH ORDINALITY AS payload (value, ordinal) USING (ordinal)
+    JOIN jsonb_array_elements(:options::jsonb) WITH ORDINALITY AS options (value, ordinal) USING (ordinal)
 ),
 claimed AS (
     INSERT INTO {schema}.idempotency_key_{id} (idempotency_key)
@@ -41,6 +42,6 @@ heads AS (
           > (head.schema_version, head.compaction_rank, head.message_id)
     RETURNING 1
 )
-SELECT (SELECT coalesce(array_agg(idempotency_key::text), '{}') FROM claimed),
-       (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM inserted),
-       (SELECT count(*) FROM heads)
+SELECT (SELECT coalesce(array_agg(idempotency_key::text), '{}') FROM claimed) AS claimed_keys,
+       (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM inserted) AS inserted_ids,
+       (SELECT count(*) FROM heads) AS heads_moved

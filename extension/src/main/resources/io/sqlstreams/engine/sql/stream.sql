@@ -3,19 +3,20 @@
 -- name: insert_stream
 INSERT INTO {schema}.stream_config (system_id, name, partition_size, retention_ttl_ns, allow_drop_past_committed,
                                     idempotency_key_ttl_ns, empty_compaction_head_ttl_ns, delivery_log_mode)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (:system_id, :name, :partition_size, :retention_ttl_ns, :allow_drop_past_committed, :idempotency_key_ttl_ns,
+        :empty_compaction_head_ttl_ns, :delivery_log_mode)
 ON CONFLICT (name) DO NOTHING
-RETURNING id
+RETURNING id AS stream_id
 
 -- name: lock_stream_by_name
 SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
        empty_compaction_head_ttl_ns, delivery_log_mode, created_at, updated_at
-FROM {schema}.stream_config WHERE name = ? FOR UPDATE
+FROM {schema}.stream_config WHERE name = :name FOR UPDATE
 
 -- name: stream_by_name
 SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
        empty_compaction_head_ttl_ns, delivery_log_mode, created_at, updated_at
-FROM {schema}.stream_config WHERE name = ?
+FROM {schema}.stream_config WHERE name = :name
 
 -- name: all_streams
 SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
@@ -24,31 +25,32 @@ FROM {schema}.stream_config ORDER BY name
 
 -- name: update_stream_config
 UPDATE {schema}.stream_config
-SET retention_ttl_ns = ?, allow_drop_past_committed = ?, idempotency_key_ttl_ns = ?,
-    empty_compaction_head_ttl_ns = ?, delivery_log_mode = ?, updated_at = now()
-WHERE id = ?
+SET retention_ttl_ns = :retention_ttl_ns, allow_drop_past_committed = :allow_drop_past_committed,
+    idempotency_key_ttl_ns = :idempotency_key_ttl_ns, empty_compaction_head_ttl_ns = :empty_compaction_head_ttl_ns,
+    delivery_log_mode = :delivery_log_mode, updated_at = now()
+WHERE id = :stream_id
 
 -- name: log_stream_config
 INSERT INTO {schema}.stream_config_log (stream_id, name, partition_size, retention_ttl_ns, allow_drop_past_committed,
                                         idempotency_key_ttl_ns, empty_compaction_head_ttl_ns, delivery_log_mode,
                                         declared_by)
 SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
-       empty_compaction_head_ttl_ns, delivery_log_mode, ?
-FROM {schema}.stream_config WHERE id = ?
+       empty_compaction_head_ttl_ns, delivery_log_mode, :declared_by
+FROM {schema}.stream_config WHERE id = :stream_id
 
 -- name: rename_stream
-UPDATE {schema}.stream_config SET name = ?, updated_at = now() WHERE name = ? RETURNING id
+UPDATE {schema}.stream_config SET name = :new_name, updated_at = now() WHERE name = :name RETURNING id AS stream_id
 
 -- name: stream_has_messages
-SELECT EXISTS (SELECT 1 FROM {schema}.message_log_{id})
+SELECT EXISTS (SELECT 1 FROM {schema}.message_log_{id}) AS has_messages
 
 -- name: delete_stream
-DELETE FROM {schema}.stream_config WHERE id = ?
+DELETE FROM {schema}.stream_config WHERE id = :stream_id
 
 -- name: consumers_of_stream
-SELECT g.id, s.name, g.name, g.created_at, g.updated_at
+SELECT g.id AS group_id, s.name AS stream_name, g.name AS group_name, g.created_at, g.updated_at
 FROM {schema}.consumer_group_config g JOIN {schema}.stream_config s ON s.id = g.stream_id
-WHERE s.name = ? ORDER BY g.name
+WHERE s.name = :stream_name ORDER BY g.name
 
 -- name: stream_worker_metadata
 SELECT id, metadata::text AS metadata FROM {schema}.worker_config WHERE stream_id = :stream_id AND name = :name

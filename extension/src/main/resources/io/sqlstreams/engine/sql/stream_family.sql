@@ -143,3 +143,12 @@ DROP TABLE IF EXISTS {schema}.message_log_{id}, {schema}.idempotency_key_{id}, {
     {schema}.delivery_log_{id}, {schema}.consumer_group_cursor_{id}, {schema}.claim_lease_{id},
     {schema}.message_key_lease_{id}, {schema}.compaction_head_{id}, {schema}.binding_config_{id},
     {schema}.binding_config_log_{id} CASCADE
+
+-- The one lock timeout all of the engine's DDL runs under (io.sqlstreams.engine.query.DdlLockTimeout), set for
+-- the rest of the transaction.
+
+-- name: set_local_lock_timeout
+SELECT set_config('lock_timeout', :lock_timeout, true) AS lock_timeout
+
+-- name: lock_timeout
+SELECT current_setting('lock_timeout') AS lock_timeout

@@ -1,0 +1,145 @@
+package io.sqlstreams.engine.query;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.UUID;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.ProduceResult;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.sql.BoundStatement;
+import io.sqlstreams.engine.sql.Sql;
+import io.sqlstreams.engine.sql.Statement;
+import io.sqlstreams.engine.sql.TransientFailures;
+
+/**
+ * The produce statement of one stream: in one round trip it claims every row's idempotency key, inserts the
+ * messages whose claim was new into the log, and moves the compaction heads of their keys ({@code produce.sql}
+ * says in which order and why). Rendered once per stream; prepared once per batch.
+ */
+public final class ProduceQueries {
+    private static final String NO_PARTITION = "23514";
+    private static final String UNDEFINED_TABLE = "42P01";
+
+    private final Statement produce;
+
+    public ProduceQueries(Sql sql, long streamId) {
+        this.produce = sql.streamStatement("produce", streamId);
+    }
+
+    /** One message as the produce statement writes it. */
+    public interface MessageRow {
+        UUID idempotencyKey();
+
+        int schemaVersion();
+
+        String routingKey();
+
+        String messageKey();
+
+        /** The compaction rank, or null when the message is not compacted. */
+        Long compactionRank();
+
+        String payloadJson();
+
+        /** The options document, or null for none. */
+        String optionsJson();
+    }
+
+    /**
+     * No partition of the stream's log covers an id the statement drew: nothing was written, and the statement's
+     * failure aborted the transaction it ran in.
+     */
+    public static final class MissingPartitionException extends RuntimeException {
+        private MissingPartitionException(String streamName, SQLException failure) {
+            super("no partition of stream \"" + streamName + "\" covers the next ids: "
+                    + TransientFailures.describe(failure), failure);
+        }
+    }
+
+    /**
+     * Writes {@code rows}, whose idempotency keys are distinct, in their order. The result has one entry per row,
+     * in row order: the new message's id, or a duplicate when the row's key was claimed before. SQL0005 when the
+     * stream's table family is gone; {@link MissingPartitionException} when the log needs a partition first.
+     *
+     * @param streamName how a failure names the stream
+     * @param timeout    bound on the statement, or null for none
+     */
+    public List<ProduceResult> produce(Connection connection, String streamName, List<? extends MessageRow> rows,
+                                       Duration timeout) throws SQLException {
+        Written written;
+        try (BoundStatement statement = BoundStatement.prepare(connection, produce)) {
+            if (timeout != null) {
+                statement.timeout(timeout);
+            }
+            bind(statement, rows);
+            written = statement.querySingle(row -> new Written(
+                    new HashSet<>(Arrays.asList((String[]) row.getArray("claimed_keys").getArray())),
+                    (Long[]) row.getArray("inserted_ids").getArray()));
+        } catch (SQLException failure) {
+            String state = TransientFailures.state(failure);
+            if (NO_PARTITION.equals(state)) {
+                throw new MissingPartitionException(streamName, failure);
+            }
+            if (UNDEFINED_TABLE.equals(state)) {
+                throw new SqlStreamsException(Code.SQL0005, "stream \"" + streamName + "\" no longer exists", failure);
+            }
+            throw failure;
+        }
+        return written.resultsFor(rows);
+    }
+
+    private static void bind(BoundStatement statement, List<? extends MessageRow> rows) throws SQLException {
+        int n = rows.size();
+        UUID[] keys = new UUID[n];
+        Integer[] versions = new Integer[n];
+        String[] routingKeys = new String[n];
+        String[] messageKeys = new String[n];
+        Long[] ranks = new Long[n];
+        StringJoiner payloads = new StringJoiner(",", "[", "]");
+        StringJoiner options = new StringJoiner(",", "[", "]");
+        for (int i = 0; i < n; i++) {
+            MessageRow row = rows.get(i);
+            keys[i] = row.idempotencyKey();
+            versions[i] = row.schemaVersion();
+            routingKeys[i] = row.routingKey();
+            messageKeys[i] = row.messageKey();
+            ranks[i] = row.compactionRank();
+            payloads.add(row.payloadJson());
+            options.add(row.optionsJson() == null ? "null" : row.optionsJson());
+        }
+        statement.bindArray("idempotency_keys", "uuid", keys)
+                .bindArray("schema_versions", "int4", versions)
+                .bindArray("routing_keys", "text", routingKeys)
+                .bindArray("message_keys", "text", messageKeys)
+                .bindArray("compaction_ranks", "int8", ranks)
+                .bind("payloads", payloads.toString())
+                .bind("options", options.toString());
+    }
+
+    /** The statement's row: the keys it claimed (as text) and the ids it inserted, ascending. */
+    private record Written(Set<String> claimedKeys, Long[] insertedIds) {
+        /** The inserts went in row order, so the ascending ids belong to the claimed rows in that order. */
+        List<ProduceResult> resultsFor(List<? extends MessageRow> rows) {
+            if (claimedKeys.size() != insertedIds.length) {
+                throw new IllegalStateException("produce claimed " + claimedKeys.size() + " keys but inserted "
+                        + insertedIds.length);
+            }
+            List<ProduceResult> results = new ArrayList<>(rows.size());
+            int next = 0;
+            for (MessageRow row : rows) {
+                results.add(claimedKeys.contains(row.idempotencyKey().toString())
+                        ? new ProduceResult(insertedIds[next++], false)
+                        : new ProduceResult(0, true));
+            }
+            return results;
+        }
+    }
+}
