@@ -26,13 +26,6 @@ public final class StreamQueries {
     private static final String UNIQUE_VIOLATION = "23505";
 
     /** A stream's table family (stream scope, DDL version 1), in creation order. */
-    private static final List<String> FAMILY = List.of(
-            "create_message_log_sequence", "create_message_log", "own_message_log_sequence",
-            "create_message_log_key_index", "create_idempotency_key", "create_idempotency_key_index",
-            "create_exception_queue", "create_exception_queue_key_index", "create_delivery_log",
-            "create_delivery_log_index", "create_consumer_group_cursor", "create_claim_lease",
-            "create_message_key_lease", "create_compaction_head", "create_compaction_head_empty_index",
-            "create_binding_config", "create_binding_config_log", "create_binding_config_log_index");
 
     private final Sql sql;
     private final DdlLockTimeout ddlLockTimeout;
@@ -119,13 +112,6 @@ public final class StreamQueries {
         }
     }
 
-    /** Creates a new stream's table family and its partition 0, inside the caller's transaction. */
-    public void createFamily(Connection connection, long streamId, long partitionSize) throws SQLException {
-        for (String name : FAMILY) {
-            ddl(connection, sql.streamStatement(name, streamId));
-        }
-        ddl(connection, sql.partitionStatement("create_partition", streamId, 0, 0, partitionSize));
-    }
 
     public boolean hasMessages(Connection connection, long streamId) throws SQLException {
         try (BoundStatement query = BoundStatement.prepare(connection,

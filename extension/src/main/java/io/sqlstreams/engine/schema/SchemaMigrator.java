@@ -2,7 +2,6 @@ package io.sqlstreams.engine.schema;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 
@@ -10,6 +9,7 @@ import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.query.MigrationQueries;
 import io.sqlstreams.engine.sql.Database;
+import io.sqlstreams.engine.query.DdlLockTimeout;
 import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.sql.Transactions;
 
@@ -128,9 +128,7 @@ public final class SchemaMigrator {
             migrations.createSchema(connection);
         }
         return Transactions.run(connection, tx -> {
-            try (Statement statement = tx.createStatement()) {
-                statement.execute("SET LOCAL lock_timeout = '2000ms'");
-            }
+            new DdlLockTimeout(sql).apply(tx);
             migrations.createSharedTables(tx, CONTROL_PLANE);
             Optional<Long> existing = migrations.systemId(tx);
             long id = existing.isPresent() ? existing.get() : migrations.insertSystem(tx);

@@ -20,9 +20,6 @@ import io.sqlstreams.testing.PostgresTest;
 /** A stream's table family and the partitions of its log, through the query layer; checked with plain SQL. */
 @PostgresTest
 class StreamQueriesTest extends EngineTestBase {
-    /** A family with no stream row: the family DDL needs only the shared tables. */
-    private static final long LONE_FAMILY = 990_001;
-
     private static final List<String> FAMILY_TABLES = List.of("message_log", "idempotency_key", "exception_queue",
             "delivery_log", "consumer_group_cursor", "claim_lease", "message_key_lease", "compaction_head",
             "binding_config", "binding_config_log");
@@ -42,26 +39,24 @@ class StreamQueriesTest extends EngineTestBase {
     }
 
     @Test
-    void aFamilyIsCreatedWithItsFirstPartitionAndDroppedWhole() throws SQLException {
+    void aRegisteredFamilyIsDroppedWhole() throws SQLException {
+        long family = client.stream("queries.dropped", Probe.class)
+                .register(StreamConfig.builder().partitionSize(10L).build()).id();
         try (Connection connection = database.dataSource().getConnection()) {
-            Transactions.run(connection, tx -> {
-                streams.createFamily(tx, LONE_FAMILY, 10);
-                return null;
-            });
             for (String table : FAMILY_TABLES) {
-                assertThat(exists(table + "_" + LONE_FAMILY)).as(table).isTrue();
+                assertThat(exists(table + "_" + family)).as(table).isTrue();
             }
-            assertThat(bounds(LONE_FAMILY, 0)).isEqualTo("FOR VALUES FROM ('0') TO ('10')");
-            assertThat(streams.hasMessages(connection, LONE_FAMILY)).isFalse();
+            assertThat(bounds(family, 0)).isEqualTo("FOR VALUES FROM ('0') TO ('10')");
+            assertThat(streams.hasMessages(connection, family)).isFalse();
 
             Transactions.run(connection, tx -> {
-                streams.dropFamily(tx, LONE_FAMILY);
+                streams.dropFamily(tx, family);
                 return null;
             });
             for (String table : FAMILY_TABLES) {
-                assertThat(exists(table + "_" + LONE_FAMILY)).as(table).isFalse();
+                assertThat(exists(table + "_" + family)).as(table).isFalse();
             }
-            assertThat(exists("message_log_" + LONE_FAMILY + "_id_seq")).as("the sequence goes with its log").isFalse();
+            assertThat(exists("message_log_" + family + "_id_seq")).as("the sequence goes with its log").isFalse();
         }
     }
 
