@@ -34,6 +34,14 @@ final class KeyChainGate {
         void refused(DispatchUnit chain, String reason);
     }
 
+    /** The key leases the gate asks for and gives back under a range's token: {@link KeyLeases} in a session. */
+    interface RangeKeys {
+        KeyLeases.Grant takeAll(List<KeyLeases.KeyRequest> requests, List<String> finished, String token,
+                                Duration duration);
+
+        void warnTakenOver(ClaimedRange range, long lost);
+    }
+
     /** A range's chains still waiting, and the keys of its finished chains it holds to no purpose. */
     private static final class Waiting {
         List<DispatchUnit> chains;
@@ -44,7 +52,7 @@ final class KeyChainGate {
         }
     }
 
-    private final KeyLeases keys;
+    private final RangeKeys keys;
     private final Clock clock;
     private final Duration grace;
     private final Duration recordMargin;
@@ -53,7 +61,7 @@ final class KeyChainGate {
     private final Map<ClaimedRange, Waiting> waiting = new LinkedHashMap<>();
     private final AtomicBoolean retryScheduled = new AtomicBoolean();
 
-    KeyChainGate(KeyLeases keys, Clock clock, Duration grace, Duration recordMargin,
+    KeyChainGate(RangeKeys keys, Clock clock, Duration grace, Duration recordMargin,
                  ScheduledExecutorService retries, Outlet outlet) {
         this.keys = keys;
         this.clock = clock;

@@ -22,7 +22,7 @@ import io.sqlstreams.engine.Engine;
  * margin; a fresh range takes the leases of all its key chains at once under its own token, and its commit
  * gives them back.
  */
-final class KeyLeases {
+final class KeyLeases implements KeyChainGate.RangeKeys {
     /** The answer to one lease request. */
     enum Verdict { ACQUIRED, BUSY, SUPERSEDED }
 
@@ -89,7 +89,8 @@ final class KeyLeases {
      * @return each request's state, in request order, and how many finished keys' leases were still there to give
      *         back (fewer than asked: a lease expired and was taken over)
      */
-    Grant takeAll(List<KeyRequest> requests, List<String> finished, String token, Duration duration) {
+    @Override
+    public Grant takeAll(List<KeyRequest> requests, List<String> finished, String token, Duration duration) {
         return engine.database().autoCommit("taking " + requests.size() + " key lease(s) of " + group.describe(),
                 connection -> {
                     try (PreparedStatement take = connection.prepareStatement(
@@ -134,7 +135,8 @@ final class KeyLeases {
     }
 
     /** Key leases of a range that were gone when given back: a run outlived its lease. */
-    void warnTakenOver(ClaimedRange range, long lost) {
+    @Override
+    public void warnTakenOver(ClaimedRange range, long lost) {
         engine.diagnostics().logger().log(System.Logger.Level.WARNING, lost + " key lease(s) of " + range.describe()
                 + " of " + group.describe() + " expired mid-run and were taken over; runs of those keys may have"
                 + " overlapped another delivery");

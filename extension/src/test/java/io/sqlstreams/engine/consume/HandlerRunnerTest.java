@@ -1,0 +1,241 @@
+package io.sqlstreams.engine.consume;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.sqlstreams.ClientConfig;
+import io.sqlstreams.Concurrency;
+import io.sqlstreams.DeliveryLogMode;
+import io.sqlstreams.MessageHandler;
+import io.sqlstreams.MessageMeta;
+import io.sqlstreams.MessageOptions;
+import io.sqlstreams.Outcome;
+import io.sqlstreams.engine.Diagnostics;
+import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.codec.PayloadCodec;
+import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
+import io.sqlstreams.testing.ManualScheduler;
+import io.sqlstreams.testing.RecordingLogger;
+import io.sqlstreams.testing.SettableClock;
+
+/**
+ * A handler run on a real thread, its timeout and grace timers on a {@link ManualScheduler}: a timer fires only
+ * when the test moves the clock. Message 7 runs under a 30 s timeout and a 5 s grace.
+ */
+class HandlerRunnerTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration GRACE = Duration.ofSeconds(5);
+    private static final Duration JUST_BEFORE = Duration.ofMillis(1);
+    private static final Duration PATIENCE = Duration.ofSeconds(10);
+    private static final RegisteredGroup GROUP = new RegisteredGroup(1, "orders", 2, "billing", DeliveryLogMode.FAILURES);
+    private static final MessageOptions OPTIONS = new MessageOptions(Concurrency.EXCLUSIVE, TIMEOUT, null, null);
+    private static final Delivery DELIVERY = new Delivery(7, "order.paid", "customer-4", null, "{\"n\":42}",
+            Instant.parse("2026-01-01T00:00:00Z"), OPTIONS, 3);
+
+    private final SettableClock clock = SettableClock.standing();
+    private final ManualScheduler timer = new ManualScheduler(clock);
+    private final ExecutorService handlerThread = Executors.newSingleThreadExecutor();
+    private final RecordingLogger logger = new RecordingLogger();
+    private final SessionCounterSet counters = new SessionCounterSet();
+    /** Only what a handler run uses: the payload codec and the diagnostics. */
+    private final Engine engine = new Engine(ClientConfig.defaults(), null, null, null, new Diagnostics(logger, clock),
+            new PayloadCodec(), null, null, null);
+    private final CountDownLatch release = new CountDownLatch(1);
+
+    @AfterEach
+    void stopHandlerThread() throws InterruptedException {
+        release.countDown();
+        handlerThread.shutdownNow();
+        assertThat(handlerThread.awaitTermination(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void aHandlerThatReturnsSucceedsAndItsTimersAreCancelled() throws Exception {
+        AtomicReference<Numbered> received = new AtomicReference<>();
+
+        DeliveryOutcome outcome = outcomeOf(run(received::set));
+
+        assertThat(outcome).isEqualTo(new DeliveryOutcome.Success());
+        assertThat(received).hasValue(new Numbered(42));
+        await().atMost(PATIENCE).until(() -> timer.pending() == 0);
+    }
+
+    @Test
+    void theHandlerSeesItsDeliveryAsMessageMetaAndItsThreadForgetsItAfterwards() throws Exception {
+        AtomicReference<MessageMeta> seen = new AtomicReference<>();
+
+        outcomeOf(run(payload -> seen.set(MessageMeta.current())));
+
+        assertThat(seen).hasValue(new MessageMeta("orders", "billing", 7, "order.paid", "customer-4", 3, OPTIONS));
+        Optional<MessageMeta> afterwards = handlerThread.submit(MessageMeta::find).get(PATIENCE.toSeconds(),
+                TimeUnit.SECONDS);
+        assertThat(afterwards).isEmpty();
+    }
+
+    @Test
+    void aHandlerPastItsTimeoutIsInterruptedThereAndTheAttemptFails() throws Exception {
+        CompletableFuture<DeliveryOutcome> outcome = runStarted(payload -> release.await());
+
+        timer.advance(TIMEOUT.minus(JUST_BEFORE));
+        assertThat(outcome).as("still inside its timeout").isNotDone();
+        timer.advance(JUST_BEFORE);
+
+        assertThat(outcomeOf(outcome)).isInstanceOfSatisfying(DeliveryOutcome.Retry.class, retry -> assertThat(
+                retry.error()).contains("handler interrupted at its PT30S timeout")
+                .contains("Caused by: java.lang.InterruptedException")
+                .doesNotContain("hard timeout"));
+        assertThat(counters.abandoned.sum()).isZero();
+        await().atMost(PATIENCE).until(() -> timer.pending() == 0);
+    }
+
+    @Test
+    void aHandlerThatIgnoresTheInterruptIsAbandonedWhenTheGraceEndsAndItsLateReturnChangesNothing() throws Exception {
+        CompletableFuture<DeliveryOutcome> outcome = runPastTheTimeoutAHandlerThatIgnoresInterrupts();
+
+        timer.advance(GRACE.minus(JUST_BEFORE));
+        assertThat(outcome).as("still inside its grace").isNotDone();
+        timer.advance(JUST_BEFORE);
+
+        assertThat(outcome).isCompletedWithValue(new DeliveryOutcome.Retry("hard timeout: the handler did not return"
+                + " within its PT30S timeout plus PT5S grace; its thread was abandoned"));
+        assertThat(counters.abandoned.sum()).isOne();
+        assertThat(logger.lines()).anySatisfy(line -> assertThat(line.text())
+                .startsWith("abandoned the handler of message 7 of " + GROUP.describe()));
+
+        release.countDown();
+        await().atMost(PATIENCE).until(() -> logger.lines().stream().anyMatch(line -> line.text().equals(
+                "abandoned handler of message 7 of " + GROUP.describe()
+                        + " returned after its attempt was recorded as failed")));
+        assertThat(outcome.get()).isInstanceOf(DeliveryOutcome.Retry.class);
+        assertThat(counters.abandoned.sum()).isOne();
+    }
+
+    @Test
+    void aHandlerThatSwallowsTheInterruptButReturnsWithinTheGraceSucceeds() throws Exception {
+        CompletableFuture<DeliveryOutcome> outcome = runPastTheTimeoutAHandlerThatIgnoresInterrupts();
+
+        release.countDown();
+
+        assertThat(outcomeOf(outcome)).isEqualTo(new DeliveryOutcome.Success());
+        await().atMost(PATIENCE).until(() -> timer.pending() == 0);
+        assertThat(counters.abandoned.sum()).isZero();
+    }
+
+    @Test
+    void aHandlerTheHostInterruptsIsHandedBackDeferredInsteadOfFailing() throws Exception {
+        CompletableFuture<DeliveryOutcome> outcome = runStarted(payload -> release.await());
+
+        handlerThread.shutdownNow();
+
+        assertThat(outcomeOf(outcome)).isInstanceOfSatisfying(DeliveryOutcome.Deferred.class,
+                deferred -> assertThat(deferred.reason()).contains("interrupted by the host"));
+        await().atMost(PATIENCE).until(() -> timer.pending() == 0);
+    }
+
+    @Test
+    void aHandlerThatKeepsTheHostsInterruptFlagAndThrowsSomethingElseIsDeferredToo() throws Exception {
+        CompletableFuture<DeliveryOutcome> outcome = runStarted(payload -> {
+            try {
+                release.await();
+            } catch (InterruptedException stopping) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("gave up");
+            }
+        });
+
+        handlerThread.shutdownNow();
+
+        assertThat(outcomeOf(outcome)).isInstanceOf(DeliveryOutcome.Deferred.class);
+    }
+
+    @Test
+    void whatTheHandlerThrowsIsClassified() throws Exception {
+        assertThat(outcomeOf(run(payload -> {
+            throw Outcome.terminal("cancelled order");
+        }))).isEqualTo(new DeliveryOutcome.Dead("SQL0055 delivery cannot succeed: cancelled order"));
+    }
+
+    @Test
+    void aPayloadThatDoesNotDecodeIsDeadWithoutRunningTheHandlerOrStartingTimers() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        Delivery garbled = new Delivery(7, null, null, null, "[\"not\", \"a\", \"number\"]", DELIVERY.createdAt(),
+                OPTIONS, 1);
+
+        CompletableFuture<DeliveryOutcome> outcome = runner(payload -> runs.incrementAndGet()).run(garbled);
+
+        assertThat(outcomeOf(outcome)).isInstanceOfSatisfying(DeliveryOutcome.Dead.class, dead -> assertThat(
+                dead.error()).startsWith("SQL0112 message 7 cannot be decoded as " + Numbered.class.getName()));
+        assertThat(runs).hasValue(0);
+        assertThat(timer.pending()).isZero();
+    }
+
+    @Test
+    void aTaskTheExecutorRefusesRetriesWithoutStartingTimers() throws Exception {
+        handlerThread.shutdown();
+
+        DeliveryOutcome outcome = outcomeOf(run(payload -> { }));
+
+        assertThat(outcome).isInstanceOfSatisfying(DeliveryOutcome.Retry.class,
+                retry -> assertThat(retry.error()).startsWith("the handler executor refused the task"));
+        assertThat(timer.pending()).isZero();
+    }
+
+    private CompletableFuture<DeliveryOutcome> run(MessageHandler<Numbered> handler) {
+        return runner(handler).run(DELIVERY);
+    }
+
+    /** Runs {@code handler} and returns once it is running. */
+    private CompletableFuture<DeliveryOutcome> runStarted(MessageHandler<Numbered> handler) throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
+        CompletableFuture<DeliveryOutcome> outcome = run(payload -> {
+            started.countDown();
+            handler.handle(payload);
+        });
+        assertThat(started.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the handler started").isTrue();
+        return outcome;
+    }
+
+    /** Runs a handler that waits for {@link #release} through interrupts, to its timeout and its interrupt. */
+    private CompletableFuture<DeliveryOutcome> runPastTheTimeoutAHandlerThatIgnoresInterrupts()
+            throws InterruptedException {
+        CountDownLatch interrupted = new CountDownLatch(1);
+        CompletableFuture<DeliveryOutcome> outcome = runStarted(payload -> awaitIgnoringInterrupts(release, interrupted));
+        timer.advance(TIMEOUT);
+        assertThat(interrupted.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("interrupted at the timeout").isTrue();
+        return outcome;
+    }
+
+    private HandlerRunner<Numbered> runner(MessageHandler<Numbered> handler) {
+        return new HandlerRunner<>(engine, GROUP, Numbered.class, handler, handlerThread, timer, GRACE, counters);
+    }
+
+    private static DeliveryOutcome outcomeOf(CompletableFuture<DeliveryOutcome> outcome) throws Exception {
+        return outcome.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** Waits for {@code release} however often the thread is interrupted, counting the first interrupt down. */
+    private static void awaitIgnoringInterrupts(CountDownLatch release, CountDownLatch interrupted) {
+        while (true) {
+            try {
+                release.await();
+                return;
+            } catch (InterruptedException ignored) {
+                interrupted.countDown();
+            }
+        }
+    }
+}
