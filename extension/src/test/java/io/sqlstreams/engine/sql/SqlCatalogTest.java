@@ -1,6 +1,7 @@
 package io.sqlstreams.engine.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,5 +31,16 @@ class SqlCatalogTest {
         IllegalStateException unused = assertThrows(IllegalStateException.class, () -> SqlCatalog.templates(
                 Map.of("pick", "SELECT 1"), Map.of("orphan", "true")));
         assertTrue(unused.getMessage().contains("orphan"), unused.getMessage());
+    }
+
+    @Test
+    void theDeliverableRowRuleIsWrittenOnceAndReadAndQuarantineBothUseIt() {
+        String read = SqlCatalog.instance().template("read_range").text();
+        String quarantine = SqlCatalog.instance().template("quarantine_range").text();
+        String rule = "m.routing_key ~ b.pattern_regex";
+        assertTrue(read.contains(rule), read);
+        assertTrue(quarantine.contains(rule), quarantine);
+        assertFalse(read.contains("{fragment:"), read);
+        assertFalse(SqlCatalog.instance().names().contains("deliverable_row"), "a fragment is no statement");
     }
 }
