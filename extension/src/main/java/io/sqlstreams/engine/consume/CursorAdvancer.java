@@ -1,9 +1,7 @@
 package io.sqlstreams.engine.consume;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-
 import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.query.ClaimQueries;
 
 /**
  * Moves a group's committed cursor: committed := max(committed, least(lowest open lease low, lowest unresolved
@@ -13,33 +11,23 @@ import io.sqlstreams.engine.Engine;
 final class CursorAdvancer {
     private final Engine engine;
     private final RegisteredGroup group;
+    private final ClaimQueries queries;
 
     CursorAdvancer(Engine engine, RegisteredGroup group) {
         this.engine = engine;
         this.group = group;
+        this.queries = new ClaimQueries(engine.sql());
     }
 
     void advance() {
-        long[] target = engine.database().autoCommit("reading the commit target of " + group.describe(), connection -> {
-            try (PreparedStatement read = connection.prepareStatement(
-                    engine.sql().forStream("advance_committed_target", group.streamId()))) {
-                read.setLong(1, group.groupId());
-                try (ResultSet row = read.executeQuery()) {
-                    return row.next() ? new long[] {row.getLong(1), row.getLong(2)} : null;
-                }
-            }
-        });
-        if (target == null || target[1] <= target[0]) {
+        ClaimQueries.CommitTarget target = engine.database().autoCommit("reading the commit target of "
+                + group.describe(), connection -> queries.commitTarget(connection, group.ids()).orElse(null));
+        if (target == null || target.target() <= target.committed()) {
             return;
         }
         engine.database().autoCommit("advancing the committed cursor of " + group.describe(), connection -> {
-            try (PreparedStatement update = connection.prepareStatement(
-                    engine.sql().forStream("advance_committed", group.streamId()))) {
-                update.setLong(1, target[1]);
-                update.setLong(2, group.groupId());
-                update.setLong(3, target[1]);
-                return update.executeUpdate();
-            }
+            queries.advanceCommitted(connection, group.ids(), target.target());
+            return null;
         });
     }
 }

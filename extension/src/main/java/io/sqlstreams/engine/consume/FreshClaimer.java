@@ -1,19 +1,20 @@
 package io.sqlstreams.engine.consume;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerConfig;
-import io.sqlstreams.DeliveryLogMode;
 import io.sqlstreams.engine.Engine;
-import io.sqlstreams.engine.sql.Transactions;
+import io.sqlstreams.engine.query.ClaimQueries;
+import io.sqlstreams.engine.query.ClaimQueries.LockedCursor;
+import io.sqlstreams.engine.query.ClaimQueries.Observation;
+import io.sqlstreams.engine.query.ClaimQueries.Reclaimed;
+import io.sqlstreams.engine.query.GroupIds;
+import io.sqlstreams.engine.query.Micros;
 
 /**
  * One claim poll of a group: reclaim an expired range first (quarantining it after MaxRangeReclaims), else
@@ -29,6 +30,8 @@ final class FreshClaimer {
     private final int schemaVersion;
     private final RangeReader reader;
     private final SessionCounterSet counters;
+    private final GroupIds ids;
+    private final ClaimQueries queries;
 
     FreshClaimer(Engine engine, RegisteredGroup group, int schemaVersion, RangeReader reader, SessionCounterSet counters) {
         this.engine = engine;
@@ -36,6 +39,8 @@ final class FreshClaimer {
         this.schemaVersion = schemaVersion;
         this.reader = reader;
         this.counters = counters;
+        this.ids = group.ids();
+        this.queries = new ClaimQueries(engine.sql());
     }
 
     /**
@@ -59,11 +64,8 @@ final class FreshClaimer {
             return Poll.CAUGHT_UP;
         }
         Instant claimStarted = engine.environment().clock().instant();
-        Leased leased = engine.database().withRetry("claiming for " + group.describe(), () -> {
-            try (Connection connection = engine.database().dataSource().getConnection()) {
-                return Transactions.run(connection, tx -> claim(tx, observed, limit, leaseDuration));
-            }
-        });
+        Leased leased = engine.database().inTransaction("claiming for " + group.describe(),
+                tx -> claim(tx, observed, limit, leaseDuration));
         if (leased == null) {
             return observed.head() > observed.claimed() ? Poll.AGAIN : Poll.CAUGHT_UP;
         }
@@ -75,17 +77,8 @@ final class FreshClaimer {
     }
 
     private Observation observe(Connection connection) throws SQLException {
-        try (PreparedStatement observe = connection.prepareStatement(engine.sql().forStream("observe", group.streamId()))) {
-            observe.setLong(1, group.groupId());
-            observe.setLong(2, group.groupId());
-            try (ResultSet row = observe.executeQuery()) {
-                if (!row.next()) {
-                    throw GroupRows.notFound(group.streamName(), group.groupName());
-                }
-                return new Observation(row.getLong(1), row.getLong(2), row.getLong(3), row.getLong(4), row.getBoolean(5),
-                        row.getString(6));
-            }
-        }
+        return queries.observe(connection, ids)
+                .orElseThrow(() -> GroupRows.notFound(group.streamName(), group.groupName()));
     }
 
     /**
@@ -94,68 +87,28 @@ final class FreshClaimer {
      * cursor row is locked only for these two statements.
      */
     private Leased claim(Connection tx, Observation observed, int limit, Duration leaseDuration) throws SQLException {
-        long claimed;
-        long provable;
-        boolean pendingPassed;
-        try (PreparedStatement lock = tx.prepareStatement(engine.sql().forStream("lock_cursor", group.streamId()))) {
-            lock.setString(1, observed.xid());
-            lock.setString(2, observed.xid());
-            lock.setLong(3, group.groupId());
-            try (ResultSet row = lock.executeQuery()) {
-                if (!row.next()) {
-                    throw GroupRows.notFound(group.streamName(), group.groupName());
-                }
-                claimed = row.getLong(1);
-                provable = row.getLong(2);
-                if (row.getBoolean(6)) {
-                    provable = Math.max(provable, observed.head());
-                }
-                pendingPassed = row.getBoolean(7);
-                if (pendingPassed) {
-                    provable = Math.max(provable, row.getLong(3));
-                }
-            }
+        LockedCursor cursor = queries.lockCursor(tx, ids, observed.xid())
+                .orElseThrow(() -> GroupRows.notFound(group.streamName(), group.groupName()));
+        long provable = cursor.settledHead();
+        if (cursor.observedFencePassed()) {
+            provable = Math.max(provable, observed.head());
         }
+        if (cursor.pendingFencePassed()) {
+            provable = Math.max(provable, cursor.pendingHead());
+        }
+        long claimed = cursor.claimed();
         long newClaimed = Math.max(claimed, Math.min(claimed + limit, provable));
-        String token = null;
-        try (PreparedStatement advance = tx.prepareStatement(engine.sql().forStream("advance_and_lease", group.streamId()))) {
-            advance.setLong(1, newClaimed);
-            advance.setLong(2, provable);
-            advance.setBoolean(3, pendingPassed);
-            advance.setLong(4, observed.head());
-            advance.setBoolean(5, pendingPassed);
-            if (observed.xid() == null) {
-                advance.setNull(6, Types.VARCHAR);
-            } else {
-                advance.setString(6, observed.xid());
-            }
-            advance.setLong(7, group.groupId());
-            advance.setLong(8, group.groupId());
-            advance.setLong(9, claimed);
-            advance.setLong(10, micros(leaseDuration));
-            advance.setLong(11, claimed);
-            try (ResultSet row = advance.executeQuery()) {
-                if (row.next()) {
-                    token = row.getString(1);
-                }
-            }
-        }
-        return token == null ? null : new Leased(token, claimed, newClaimed);
+        return queries.advanceAndLease(tx, ids, new ClaimQueries.Advance(claimed, newClaimed, provable,
+                        cursor.pendingFencePassed(), observed.head(), observed.xid(), leaseDuration))
+                .map(token -> new Leased(token, claimed, newClaimed))
+                .orElse(null);
     }
 
     /** Takes over one expired range; null when a peer took it first. */
     private Poll reclaim(ConsumerConfig config, Duration leaseDuration) {
         Instant started = engine.environment().clock().instant();
-        Reclaimed reclaimed = engine.database().autoCommit("reclaiming for " + group.describe(), connection -> {
-            try (PreparedStatement update = connection.prepareStatement(
-                    engine.sql().forStream("reclaim_expired_range", group.streamId()))) {
-                update.setLong(1, micros(leaseDuration));
-                update.setLong(2, group.groupId());
-                try (ResultSet row = update.executeQuery()) {
-                    return row.next() ? new Reclaimed(row.getString(1), row.getLong(2), row.getLong(3), row.getInt(4)) : null;
-                }
-            }
-        });
+        Reclaimed reclaimed = engine.database().autoCommit("reclaiming for " + group.describe(),
+                connection -> queries.reclaimExpired(connection, ids, leaseDuration).orElse(null));
         if (reclaimed == null) {
             return null;
         }
@@ -174,41 +127,18 @@ final class FreshClaimer {
     }
 
     private void quarantine(Reclaimed range) {
-        long written = engine.database().autoCommit("quarantining a range of " + group.describe(), connection -> {
-            try (PreparedStatement quarantine = connection.prepareStatement(
-                    engine.sql().forStream("quarantine_range", group.streamId()))) {
-                quarantine.setLong(1, group.groupId());
-                quarantine.setString(2, range.token());
-                quarantine.setInt(3, schemaVersion);
-                quarantine.setLong(4, group.groupId());
-                quarantine.setLong(5, group.groupId());
-                quarantine.setLong(6, group.groupId());
-                quarantine.setLong(7, group.groupId());
-                quarantine.setBoolean(8, group.deliveryLogMode() != DeliveryLogMode.OFF);
-                try (ResultSet row = quarantine.executeQuery()) {
-                    row.next();
-                    return row.getLong(2);
-                }
-            }
-        });
+        long written = engine.database().autoCommit("quarantining a range of " + group.describe(),
+                connection -> queries.quarantine(connection, ids, range.token(), schemaVersion,
+                        group.deliveryLogMode()));
         counters.quarantined.increment();
         engine.diagnostics().event(Code.SQL0027, "range (" + range.low() + ", " + range.high() + "] of "
                 + group.describe() + " quarantined after " + range.reclaims() + " reclaims: " + written
                 + " message(s) now retry on their own as ready exceptions");
     }
 
+    /** Kept for the exception path and instance leases until their statements move to the query layer. */
     static long micros(Duration duration) {
-        return duration.toNanos() / 1000;
-    }
-
-    private record Observation(long head, long claimed, long settledHead, long pendingHead, boolean leaseExpired,
-                               String xid) {
-        boolean idle() {
-            return head == claimed && head == settledHead && head == pendingHead;
-        }
-    }
-
-    private record Reclaimed(String token, long low, long high, int reclaims) {
+        return Micros.of(duration);
     }
 
     private record Leased(String token, long low, long high) {

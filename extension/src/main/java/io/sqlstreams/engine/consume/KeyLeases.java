@@ -1,8 +1,6 @@
 package io.sqlstreams.engine.consume;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +11,8 @@ import java.util.UUID;
 
 import io.sqlstreams.Concurrency;
 import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.query.GroupIds;
+import io.sqlstreams.engine.query.KeyLeaseQueries;
 
 /**
  * Message key leases: at most one in-flight delivery per key of a group under the exclusive and ordered
@@ -49,10 +49,14 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
 
     private final Engine engine;
     private final RegisteredGroup group;
+    private final GroupIds ids;
+    private final KeyLeaseQueries queries;
 
     KeyLeases(Engine engine, RegisteredGroup group) {
         this.engine = engine;
         this.group = group;
+        this.ids = group.ids();
+        this.queries = new KeyLeaseQueries(engine.sql());
     }
 
     /** Whether a delivery takes a key lease at all: a key-holding policy and a message key. */
@@ -91,47 +95,22 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
      */
     @Override
     public Grant takeAll(List<KeyRequest> requests, List<String> finished, String token, Duration duration) {
-        return engine.database().autoCommit("taking " + requests.size() + " key lease(s) of " + group.describe(),
-                connection -> {
-                    try (PreparedStatement take = connection.prepareStatement(
-                            engine.sql().forStream("take_key_leases", group.streamId()))) {
-                        take.setLong(1, group.groupId());
-                        take.setString(2, token);
-                        take.setArray(3, connection.createArrayOf("text", finished.toArray()));
-                        take.setArray(4, connection.createArrayOf("text",
-                                requests.stream().map(KeyRequest::messageKey).toArray()));
-                        take.setArray(5, connection.createArrayOf("int8",
-                                requests.stream().map(KeyRequest::firstId).toArray()));
-                        take.setArray(6, connection.createArrayOf("bool",
-                                requests.stream().map(KeyRequest::afterExceptions).toArray()));
-                        take.setArray(7, connection.createArrayOf("bool",
-                                requests.stream().map(KeyRequest::afterRanges).toArray()));
-                        take.setLong(8, group.groupId());
-                        take.setLong(9, group.groupId());
-                        take.setString(10, token);
-                        take.setLong(11, group.groupId());
-                        take.setString(12, token);
-                        take.setLong(13, FreshClaimer.micros(duration));
-                        return grantInOrder(requests, take);
-                    }
-                });
-    }
-
-    private static Grant grantInOrder(List<KeyRequest> requests, PreparedStatement take) throws SQLException {
+        KeyLeaseQueries.KeysRequest request = new KeyLeaseQueries.KeysRequest(token, requests.stream()
+                .map(key -> new KeyLeaseQueries.WantedKey(key.messageKey(), key.firstId(), key.afterExceptions(),
+                        key.afterRanges()))
+                .toList(), finished, duration);
+        KeyLeaseQueries.KeysGrant grant = engine.database().autoCommit("taking " + requests.size()
+                + " key lease(s) of " + group.describe(), connection -> queries.takeKeys(connection, ids, request));
         Map<String, KeyState> byKey = new HashMap<>();
-        int released = 0;
-        try (ResultSet rows = take.executeQuery()) {
-            while (rows.next()) {
-                byKey.put(rows.getString(1), rows.getBoolean(3) ? KeyState.ACQUIRED
-                        : rows.getBoolean(2) ? KeyState.AFTER_EXCEPTION : KeyState.BUSY);
-                released = rows.getInt(4);
-            }
+        for (KeyLeaseQueries.KeyAnswer answer : grant.answers()) {
+            byKey.put(answer.messageKey(), answer.taken() ? KeyState.ACQUIRED
+                    : answer.afterException() ? KeyState.AFTER_EXCEPTION : KeyState.BUSY);
         }
         List<KeyState> states = new ArrayList<>(requests.size());
-        for (KeyRequest request : requests) {
-            states.add(byKey.getOrDefault(request.messageKey(), KeyState.BUSY));
+        for (KeyRequest key : requests) {
+            states.add(byKey.getOrDefault(key.messageKey(), KeyState.BUSY));
         }
-        return new Grant(states, released);
+        return new Grant(states, (int) grant.released());
     }
 
     /** Key leases of a range that were gone when given back: a run outlived its lease. */
@@ -149,17 +128,8 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
     /** Releases a lease; a release that matches nothing means the run outlived its lease and may have overlapped. */
     void release(Delivery delivery, String token) {
         boolean released = engine.database().autoCommit("releasing the key lease of message " + delivery.messageId()
-                + " of " + group.describe(), connection -> {
-            try (PreparedStatement release = connection.prepareStatement(
-                    engine.sql().forStream("release_key_lease", group.streamId()))) {
-                release.setLong(1, group.groupId());
-                release.setString(2, delivery.messageKey());
-                release.setString(3, token);
-                try (ResultSet row = release.executeQuery()) {
-                    return row.next();
-                }
-            }
-        });
+                + " of " + group.describe(),
+                connection -> queries.release(connection, ids, delivery.messageKey(), token));
         if (!released) {
             engine.diagnostics().logger().log(System.Logger.Level.WARNING, "the key lease of message "
                     + delivery.messageId() + " of " + group.describe() + " expired mid-run and was taken over;"
@@ -169,43 +139,15 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
 
     private Verdict takeOfHead(Connection connection, Delivery delivery, String token, Duration duration)
             throws SQLException {
-        boolean current;
-        boolean taken;
-        try (PreparedStatement take = connection.prepareStatement(
-                engine.sql().forStream("take_key_lease_of_head", group.streamId()))) {
-            take.setString(1, delivery.messageKey());
-            take.setLong(2, delivery.messageId());
-            bindLease(take, 3, delivery, token, duration);
-            try (ResultSet row = take.executeQuery()) {
-                row.next();
-                current = row.getBoolean(1);
-                taken = row.getBoolean(2);
-            }
-        }
-        if (!current) {
+        KeyLeaseQueries.HeadLease lease = new KeyLeaseQueries.HeadLease(delivery.messageKey(), delivery.messageId(),
+                token);
+        KeyLeaseQueries.HeadAnswer answer = queries.takeOfHead(connection, ids, lease, duration);
+        if (!answer.current()) {
             return Verdict.SUPERSEDED;
         }
-        if (!taken) {
+        if (!answer.taken()) {
             return Verdict.BUSY;
         }
-        try (PreparedStatement recheck = connection.prepareStatement(
-                engine.sql().forStream("drop_key_lease_if_superseded", group.streamId()))) {
-            recheck.setLong(1, group.groupId());
-            recheck.setString(2, delivery.messageKey());
-            recheck.setString(3, token);
-            recheck.setString(4, delivery.messageKey());
-            recheck.setLong(5, delivery.messageId());
-            try (ResultSet row = recheck.executeQuery()) {
-                return row.next() ? Verdict.SUPERSEDED : Verdict.ACQUIRED;
-            }
-        }
-    }
-
-    private void bindLease(PreparedStatement take, int first, Delivery delivery, String token, Duration duration)
-            throws SQLException {
-        take.setLong(first, group.groupId());
-        take.setString(first + 1, delivery.messageKey());
-        take.setString(first + 2, token);
-        take.setLong(first + 3, FreshClaimer.micros(duration));
+        return queries.dropIfSuperseded(connection, ids, lease) ? Verdict.SUPERSEDED : Verdict.ACQUIRED;
     }
 }

@@ -1,10 +1,7 @@
 package io.sqlstreams.engine.consume;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.sqlstreams.Code;
@@ -13,6 +10,7 @@ import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.MessageOptions;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.codec.OptionsDocument;
+import io.sqlstreams.engine.query.ClaimQueries;
 
 /**
  * Reads the deliverable messages of a range: this group's payload version, current compaction heads only.
@@ -22,32 +20,20 @@ final class RangeReader {
     private final Engine engine;
     private final RegisteredGroup group;
     private final int schemaVersion;
+    private final ClaimQueries queries;
 
     RangeReader(Engine engine, RegisteredGroup group, int schemaVersion) {
         this.engine = engine;
         this.group = group;
         this.schemaVersion = schemaVersion;
+        this.queries = new ClaimQueries(engine.sql());
     }
 
     List<Delivery> read(Connection connection, long low, long high, ConsumerConfig config) throws SQLException {
-        List<Delivery> deliveries = new ArrayList<>();
-        try (PreparedStatement read = connection.prepareStatement(engine.sql().forStream("read_range", group.streamId()))) {
-            read.setLong(1, low);
-            read.setLong(2, high);
-            read.setInt(3, schemaVersion);
-            read.setLong(4, group.groupId());
-            read.setLong(5, group.groupId());
-            try (ResultSet row = read.executeQuery()) {
-                while (row.next()) {
-                    long id = row.getLong(1);
-                    long rank = row.getLong(4);
-                    Long compactionRank = row.wasNull() ? null : rank;
-                    deliveries.add(new Delivery(id, row.getString(2), row.getString(3), compactionRank,
-                            row.getString(5), row.getTimestamp(7).toInstant(), resolve(id, row.getString(6), config), 1));
-                }
-            }
-        }
-        return deliveries;
+        return queries.readRange(connection, group.ids(), schemaVersion, low, high).stream()
+                .map(row -> new Delivery(row.id(), row.routingKey(), row.messageKey(), row.compactionRank(),
+                        row.payloadJson(), row.createdAt(), resolve(row.id(), row.optionsJson(), config), 1))
+                .toList();
     }
 
     /**

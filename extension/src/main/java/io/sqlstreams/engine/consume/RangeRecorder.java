@@ -1,18 +1,17 @@
 package io.sqlstreams.engine.consume;
 
-import java.sql.Array;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerConfig;
-import io.sqlstreams.DeliveryLogMode;
 import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.query.ClaimQueries;
+import io.sqlstreams.engine.query.ClaimQueries.OutcomeRow;
+import io.sqlstreams.engine.query.DeliveryLogStatus;
+import io.sqlstreams.engine.query.ExceptionStatus;
+import io.sqlstreams.engine.query.GroupIds;
 
 /**
  * Records a range's outcomes in one token-guarded statement: the lease is deleted (or, for shutdown's partial
@@ -25,12 +24,16 @@ final class RangeRecorder {
     private final RegisteredGroup group;
     private final SessionCounterSet counters;
     private final KeyLeases keys;
+    private final GroupIds ids;
+    private final ClaimQueries queries;
 
     RangeRecorder(Engine engine, RegisteredGroup group, SessionCounterSet counters, KeyLeases keys) {
         this.engine = engine;
         this.group = group;
         this.counters = counters;
         this.keys = keys;
+        this.ids = group.ids();
+        this.queries = new ClaimQueries(engine.sql());
     }
 
     /** Commits a fully resolved range; false when the lease was lost. */
@@ -50,146 +53,65 @@ final class RangeRecorder {
     /** Gives a never-started range back at once, without counting it as a crash. */
     void surrender(ClaimedRange range) {
         engine.database().autoCommit("surrendering " + range.describe() + " of " + group.describe(), connection -> {
-            try (PreparedStatement surrender = connection.prepareStatement(
-                    engine.sql().forStream("surrender_range", group.streamId()))) {
-                surrender.setLong(1, group.groupId());
-                surrender.setString(2, range.token());
-                surrender.setLong(3, group.groupId());
-                surrender.setString(4, range.token());
-                return surrender.executeUpdate();
-            }
+            queries.surrender(connection, ids, range.token());
+            return null;
         });
     }
 
     private boolean record(ClaimedRange range, Map<Delivery, DeliveryOutcome> outcomes, Long newLow,
                            ConsumerConfig config) {
-        Rows rows = Rows.of(outcomes, config.resolvedExceptionInitialBackoff(), group.deliveryLogMode());
-        long[] written = engine.database().withRetry("committing " + range.describe() + " of " + group.describe(),
-                () -> {
-                    try (Connection connection = engine.database().dataSource().getConnection()) {
-                        return execute(connection, range, rows, newLow);
-                    }
-                });
+        Duration initialBackoff = config.resolvedExceptionInitialBackoff();
+        List<OutcomeRow> rows = outcomes.entrySet().stream()
+                .map(outcome -> row(outcome.getKey(), outcome.getValue(), initialBackoff))
+                .toList();
+        ClaimQueries.RangeRecord record = new ClaimQueries.RangeRecord(range.token(), newLow, rows,
+                group.deliveryLogMode());
+        ClaimQueries.Recorded written = engine.database().autoCommit("committing " + range.describe() + " of "
+                + group.describe(), connection -> queries.recordRange(connection, ids, record));
         int keysHeld = range.keyLeasesHeld();
-        if (written[2] < keysHeld) {
-            keys.warnTakenOver(range, keysHeld - written[2]);
+        if (written.keyLeasesReleased() < keysHeld) {
+            keys.warnTakenOver(range, keysHeld - written.keyLeasesReleased());
         }
-        if (written[0] == 0) {
+        if (!written.owned()) {
             counters.leaseLost.increment();
             engine.diagnostics().logger().log(System.Logger.Level.DEBUG, () -> Code.SQL0003.id() + " lease of "
                     + range.describe() + " of " + group.describe() + " was taken over; its outcomes were not written");
             return false;
         }
         outcomes.values().forEach(counters::count);
-        if (rows.dead > 0) {
-            engine.diagnostics().event(Code.SQL0028, rows.dead + " message(s) of " + range.describe() + " of "
-                    + group.describe() + " dead-lettered (dead_count=" + rows.dead + ")");
+        long dead = rows.stream().filter(row -> row.status() == ExceptionStatus.DEAD).count();
+        if (dead > 0) {
+            engine.diagnostics().event(Code.SQL0028, dead + " message(s) of " + range.describe() + " of "
+                    + group.describe() + " dead-lettered (dead_count=" + dead + ")");
         }
         return true;
     }
 
-    private long[] execute(Connection connection, ClaimedRange range, Rows rows, Long newLow) throws SQLException {
-        try (PreparedStatement record = connection.prepareStatement(
-                engine.sql().forStream("record_range", group.streamId()))) {
-            int p = 1;
-            record.setLong(p++, group.groupId());
-            record.setString(p++, range.token());
-            setNullableLong(record, p++, newLow);
-            setNullableLong(record, p++, newLow);
-            record.setLong(p++, group.groupId());
-            record.setString(p++, range.token());
-            setNullableLong(record, p++, newLow);
-            record.setLong(p++, group.groupId());
-            record.setString(p++, range.token());
-            Array[] arrays = {
-                    connection.createArrayOf("int8", rows.messageIds), connection.createArrayOf("text", rows.statuses),
-                    connection.createArrayOf("text", rows.messageKeys), connection.createArrayOf("text", rows.concurrency),
-                    connection.createArrayOf("int4", rows.delays), connection.createArrayOf("int8", rows.runAfterMicros),
-                    connection.createArrayOf("text", rows.errors), connection.createArrayOf("text", rows.logStatuses)};
-            for (Array array : arrays) {
-                record.setArray(p++, array);
-            }
-            record.setLong(p++, group.groupId());
-            record.setLong(p, group.groupId());
-            try (ResultSet row = record.executeQuery()) {
-                row.next();
-                return new long[] {row.getLong(1), row.getLong(2), row.getLong(3)};
-            }
+    /** The exception row and delivery-log row one outcome of a fresh run leaves. */
+    private static OutcomeRow row(Delivery delivery, DeliveryOutcome outcome, Duration initialBackoff) {
+        if (outcome instanceof DeliveryOutcome.Retry retry) {
+            return row(delivery, ExceptionStatus.READY, 0, initialBackoff, retry.error(), DeliveryLogStatus.FAILURE);
         }
+        if (outcome instanceof DeliveryOutcome.Delay delay) {
+            return row(delivery, ExceptionStatus.READY, 1, delay.after(), delay.text(), DeliveryLogStatus.DELAYED);
+        }
+        if (outcome instanceof DeliveryOutcome.Dead dead) {
+            return row(delivery, ExceptionStatus.DEAD, 0, Duration.ZERO, dead.error(), DeliveryLogStatus.FAILURE);
+        }
+        if (outcome instanceof DeliveryOutcome.Deferred deferred) {
+            return row(delivery, ExceptionStatus.DEFERRED, 0, Duration.ZERO, deferred.reason(),
+                    DeliveryLogStatus.DEFERRED);
+        }
+        if (outcome instanceof DeliveryOutcome.Superseded) {
+            return row(delivery, null, 0, Duration.ZERO, "a newer version of the key is its compaction head",
+                    DeliveryLogStatus.SUPERSEDED);
+        }
+        return row(delivery, null, 0, Duration.ZERO, null, DeliveryLogStatus.SUCCESS);
     }
 
-    private static void setNullableLong(PreparedStatement statement, int index, Long value) throws SQLException {
-        if (value == null) {
-            statement.setNull(index, Types.BIGINT);
-        } else {
-            statement.setLong(index, value);
-        }
-    }
-
-    /** The outcome arrays of one record statement. */
-    private static final class Rows {
-        Long[] messageIds;
-        String[] statuses;
-        String[] messageKeys;
-        String[] concurrency;
-        Integer[] delays;
-        Long[] runAfterMicros;
-        String[] errors;
-        String[] logStatuses;
-        int dead;
-
-        static Rows of(Map<Delivery, DeliveryOutcome> outcomes, Duration initialBackoff, DeliveryLogMode mode) {
-            Rows rows = new Rows();
-            int n = outcomes.size();
-            rows.messageIds = new Long[n];
-            rows.statuses = new String[n];
-            rows.messageKeys = new String[n];
-            rows.concurrency = new String[n];
-            rows.delays = new Integer[n];
-            rows.runAfterMicros = new Long[n];
-            rows.errors = new String[n];
-            rows.logStatuses = new String[n];
-            int i = 0;
-            for (Map.Entry<Delivery, DeliveryOutcome> entry : outcomes.entrySet()) {
-                Delivery delivery = entry.getKey();
-                rows.messageIds[i] = delivery.messageId();
-                rows.messageKeys[i] = delivery.messageKey();
-                rows.concurrency[i] = delivery.options().concurrency().wireName();
-                rows.delays[i] = 0;
-                rows.runAfterMicros[i] = 0L;
-                DeliveryOutcome outcome = entry.getValue();
-                String logStatus;
-                if (outcome instanceof DeliveryOutcome.Retry retry) {
-                    rows.statuses[i] = "ready";
-                    rows.runAfterMicros[i] = FreshClaimer.micros(initialBackoff);
-                    rows.errors[i] = retry.error();
-                    logStatus = "failure";
-                } else if (outcome instanceof DeliveryOutcome.Delay delay) {
-                    rows.statuses[i] = "ready";
-                    rows.delays[i] = 1;
-                    rows.runAfterMicros[i] = FreshClaimer.micros(delay.after());
-                    rows.errors[i] = delay.text();
-                    logStatus = "delayed";
-                } else if (outcome instanceof DeliveryOutcome.Dead dead) {
-                    rows.statuses[i] = "dead";
-                    rows.errors[i] = dead.error();
-                    rows.dead++;
-                    logStatus = "failure";
-                } else if (outcome instanceof DeliveryOutcome.Deferred deferred) {
-                    rows.statuses[i] = "deferred";
-                    rows.errors[i] = deferred.reason();
-                    logStatus = "deferred";
-                } else if (outcome instanceof DeliveryOutcome.Superseded) {
-                    rows.errors[i] = "a newer version of the key is its compaction head";
-                    logStatus = "superseded";
-                } else {
-                    logStatus = "success";
-                }
-                boolean logged = mode == DeliveryLogMode.ALL || mode == DeliveryLogMode.FAILURES && !"success".equals(logStatus);
-                rows.logStatuses[i] = logged ? logStatus : null;
-                i++;
-            }
-            return rows;
-        }
+    private static OutcomeRow row(Delivery delivery, ExceptionStatus status, int delays, Duration runAfter,
+                                  String error, DeliveryLogStatus logStatus) {
+        return new OutcomeRow(delivery.messageId(), delivery.messageKey(), delivery.options().concurrency(), status,
+                delays, runAfter, error, logStatus);
     }
 }

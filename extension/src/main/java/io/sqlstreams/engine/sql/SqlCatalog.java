@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,13 +17,16 @@ import java.util.regex.Pattern;
  * Every named SQL statement of the engine, loaded once from the {@code .sql} resources beside this class.
  * A resource holds blocks that each start with a {@code -- name: <statement>} line; other comment lines
  * are kept out. Names are unique across all resources. Parameters are named ({@code :group_id}) and resolved to
- * JDBC positions once, here.
+ * JDBC positions once, here. A block that starts with {@code -- fragment: <name>} is no statement but a piece of
+ * SQL that statements include as {@code {fragment:<name>}}, so one rule is written once and still planned inline;
+ * its named parameters become the including statement's.
  */
 public final class SqlCatalog {
     private static final List<String> RESOURCES = List.of(
             "control_plane.sql", "migration.sql", "stream_family.sql", "stream.sql", "produce.sql",
             "partition.sql", "key.sql", "consumer.sql", "claim.sql", "exception.sql", "instance.sql", "key_lease.sql");
-    private static final Pattern NAME_LINE = Pattern.compile("^-- name: ([a-z_0-9]+)\\s*$");
+    private static final Pattern BLOCK_LINE = Pattern.compile("^-- (name|fragment): ([a-z_0-9]+)\\s*$");
+    private static final Pattern INCLUDE = Pattern.compile("\\{fragment:([a-z_0-9]+)}");
     private static final SqlCatalog INSTANCE = load();
 
     private final Map<String, NamedParameters.Parsed> templates;
@@ -50,11 +54,43 @@ public final class SqlCatalog {
     }
 
     private static SqlCatalog load() {
-        Map<String, NamedParameters.Parsed> templates = new HashMap<>();
+        Map<String, String> statements = new HashMap<>();
+        Map<String, String> fragments = new HashMap<>();
         for (String resource : RESOURCES) {
-            parse(resource, read(resource), templates);
+            parse(resource, read(resource), statements, fragments);
         }
-        return new SqlCatalog(templates);
+        return new SqlCatalog(templates(statements, fragments));
+    }
+
+    /** Each statement with its fragments included and its parameters resolved; an unused fragment is refused. */
+    static Map<String, NamedParameters.Parsed> templates(Map<String, String> statements,
+                                                         Map<String, String> fragments) {
+        Map<String, NamedParameters.Parsed> templates = new HashMap<>();
+        Set<String> included = new HashSet<>();
+        statements.forEach((name, sql) ->
+                templates.put(name, NamedParameters.parse(name, include(name, sql, fragments, included))));
+        Set<String> unused = new TreeSet<>(fragments.keySet());
+        unused.removeAll(included);
+        if (!unused.isEmpty()) {
+            throw new IllegalStateException("SQL fragments no statement includes: " + unused);
+        }
+        return templates;
+    }
+
+    private static String include(String statement, String sql, Map<String, String> fragments, Set<String> used) {
+        Matcher include = INCLUDE.matcher(sql);
+        StringBuilder expanded = new StringBuilder();
+        while (include.find()) {
+            String fragment = fragments.get(include.group(1));
+            if (fragment == null) {
+                throw new IllegalStateException("SQL statement " + statement + " includes an unknown fragment "
+                        + include.group(1));
+            }
+            used.add(include.group(1));
+            include.appendReplacement(expanded, Matcher.quoteReplacement(fragment));
+        }
+        include.appendTail(expanded);
+        return expanded.toString();
     }
 
     private static String read(String resource) {
@@ -68,24 +104,26 @@ public final class SqlCatalog {
         }
     }
 
-    private static void parse(String resource, String text, Map<String, NamedParameters.Parsed> into) {
-        String current = null;
+    private static void parse(String resource, String text, Map<String, String> statements,
+                              Map<String, String> fragments) {
+        Map<String, String> current = null;
+        String name = null;
         StringBuilder body = new StringBuilder();
         for (String line : text.split("\n", -1)) {
-            Matcher name = NAME_LINE.matcher(line);
-            if (name.matches()) {
-                store(resource, current, body, into);
-                current = name.group(1);
+            Matcher block = BLOCK_LINE.matcher(line);
+            if (block.matches()) {
+                store(resource, name, body, current);
+                current = block.group(1).equals("name") ? statements : fragments;
+                name = block.group(2);
                 body.setLength(0);
-            } else if (current != null && !line.stripLeading().startsWith("--")) {
+            } else if (name != null && !line.stripLeading().startsWith("--")) {
                 body.append(line).append('\n');
             }
         }
-        store(resource, current, body, into);
+        store(resource, name, body, current);
     }
 
-    private static void store(String resource, String name, StringBuilder body,
-                              Map<String, NamedParameters.Parsed> into) {
+    private static void store(String resource, String name, StringBuilder body, Map<String, String> into) {
         if (name == null) {
             return;
         }
@@ -93,8 +131,8 @@ public final class SqlCatalog {
         if (sql.endsWith(";")) {
             sql = sql.substring(0, sql.length() - 1);
         }
-        if (into.putIfAbsent(name, NamedParameters.parse(name, sql)) != null) {
-            throw new IllegalStateException("SQL statement " + name + " is declared twice (again in " + resource + ")");
+        if (into.putIfAbsent(name, sql) != null) {
+            throw new IllegalStateException("SQL block " + name + " is declared twice (again in " + resource + ")");
         }
     }
 }

@@ -1,5 +1,16 @@
 -- The fresh claim under the snapshot fence, reclaim and quarantine of expired ranges, and range commits.
 
+-- fragment: deliverable_row
+-- Whether log row m is deliverable to group :group_id: its payload version :schema_version, current compaction
+-- heads only, and, for a group with bindings, a routing key matching one of its patterns (a row without one
+-- matches none). Included inline, so the planner sees the subqueries as it would written out.
+m.schema_version = :schema_version
+  AND (m.compaction_rank IS NULL
+       OR m.id = (SELECT h.message_id FROM {schema}.compaction_head_{id} h WHERE h.compaction_key = m.message_key))
+  AND (NOT EXISTS (SELECT 1 FROM {schema}.binding_config_{id} b WHERE b.consumer_group_id = :group_id)
+       OR EXISTS (SELECT 1 FROM {schema}.binding_config_{id} b
+                  WHERE b.consumer_group_id = :group_id AND m.routing_key ~ b.pattern_regex))
+
 -- name: observe
 -- Own statement, auto-commit. Allocates a transaction id after the snapshot unless the group is idle, so
 -- waiting until that xid is older than every running transaction proves every lower id has settled.
@@ -7,11 +18,11 @@ WITH observed AS (
     SELECT (SELECT coalesce(max(id), 0) FROM {schema}.message_log_{id}) AS head,
            c.claimed, c.settled_head, c.pending_head
     FROM {schema}.consumer_group_cursor_{id} c
-    WHERE c.consumer_group_id = ?
+    WHERE c.consumer_group_id = :group_id
 )
 SELECT head, claimed, settled_head, pending_head,
        EXISTS (SELECT 1 FROM {schema}.claim_lease_{id} l
-               WHERE l.consumer_group_id = ? AND l.expires_at < now()) AS lease_expired,
+               WHERE l.consumer_group_id = :group_id AND l.expires_at < now()) AS lease_expired,
        CASE WHEN head = claimed AND head = settled_head AND head = pending_head THEN NULL
             ELSE pg_current_xact_id()::text END AS observed_xid
 FROM observed
@@ -19,11 +30,12 @@ FROM observed
 -- name: lock_cursor
 -- Also turns JIT off for the claim transaction: on a log whose partitions were never analysed the planner's
 -- estimates make every short claim statement pay tens of milliseconds of compilation.
-SELECT claimed, settled_head, pending_head, pending_xid::text, set_config('jit', 'off', true),
-       ?::xid8 IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) >= ?::xid8 AS observed_fence_passed,
+SELECT claimed, settled_head, pending_head, set_config('jit', 'off', true) AS jit,
+       :observed_xid::xid8 IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) >= :observed_xid::xid8
+           AS observed_fence_passed,
        pending_xid IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) >= pending_xid AS pending_fence_passed
 FROM {schema}.consumer_group_cursor_{id}
-WHERE consumer_group_id = ?
+WHERE consumer_group_id = :group_id
 FOR UPDATE
 
 -- name: advance_and_lease
@@ -32,77 +44,72 @@ FOR UPDATE
 -- on every poll would let overlapping producer transactions keep it from ever passing.
 WITH advanced AS (
     UPDATE {schema}.consumer_group_cursor_{id}
-    SET claimed = ?, settled_head = greatest(settled_head, ?),
-        pending_head = CASE WHEN pending_xid IS NULL OR ? THEN greatest(pending_head, ?) ELSE pending_head END,
-        pending_xid = CASE WHEN pending_xid IS NULL OR ? THEN coalesce(?::xid8, pending_xid) ELSE pending_xid END
-    WHERE consumer_group_id = ?
+    SET claimed = :claimed, settled_head = greatest(settled_head, :settled_head),
+        pending_head = CASE WHEN pending_xid IS NULL OR :pending_fence_passed
+                            THEN greatest(pending_head, :observed_head) ELSE pending_head END,
+        pending_xid = CASE WHEN pending_xid IS NULL OR :pending_fence_passed
+                           THEN coalesce(:observed_xid::xid8, pending_xid) ELSE pending_xid END
+    WHERE consumer_group_id = :group_id
     RETURNING claimed
 )
 INSERT INTO {schema}.claim_lease_{id} (consumer_group_id, low, high, expires_at)
-SELECT ?, ?, claimed, now() + ? * interval '1 microsecond' FROM advanced WHERE claimed > ?
-RETURNING token::text
+SELECT :group_id, :low, claimed, now() + :lease_micros * interval '1 microsecond' FROM advanced WHERE claimed > :low
+RETURNING token::text AS token
 
 -- name: read_range
--- The deliverable rows of a range: this group's payload version, current compaction heads only, and, for a
--- group with bindings, a routing key matching one of its patterns (a row without one matches none).
-SELECT m.id, m.routing_key, m.message_key, m.compaction_rank, m.payload::text, m.options::text, m.created_at
+-- The deliverable rows of the range (:low, :high].
+SELECT m.id, m.routing_key, m.message_key, m.compaction_rank, m.payload::text AS payload, m.options::text AS options,
+       m.created_at
 FROM {schema}.message_log_{id} m
-WHERE m.id > ? AND m.id <= ? AND m.schema_version = ?
-  AND (m.compaction_rank IS NULL
-       OR m.id = (SELECT h.message_id FROM {schema}.compaction_head_{id} h WHERE h.compaction_key = m.message_key))
-  AND (NOT EXISTS (SELECT 1 FROM {schema}.binding_config_{id} b WHERE b.consumer_group_id = ?)
-       OR EXISTS (SELECT 1 FROM {schema}.binding_config_{id} b
-                  WHERE b.consumer_group_id = ? AND m.routing_key ~ b.pattern_regex))
+WHERE m.id > :low AND m.id <= :high AND {fragment:deliverable_row}
 ORDER BY m.id
 
 -- name: reclaim_expired_range
 UPDATE {schema}.claim_lease_{id} l
-SET reclaims = l.reclaims + 1, expires_at = now() + ? * interval '1 microsecond', token = gen_random_uuid()
+SET reclaims = l.reclaims + 1, expires_at = now() + :lease_micros * interval '1 microsecond', token = gen_random_uuid()
 FROM (SELECT consumer_group_id, token FROM {schema}.claim_lease_{id}
-      WHERE consumer_group_id = ? AND expires_at < now()
+      WHERE consumer_group_id = :group_id AND expires_at < now()
       ORDER BY low
       LIMIT 1
       FOR UPDATE SKIP LOCKED) expired
 WHERE l.consumer_group_id = expired.consumer_group_id AND l.token = expired.token
-RETURNING l.token::text, l.low, l.high, l.reclaims
+RETURNING l.token::text AS token, l.low, l.high, l.reclaims
 
 -- name: quarantine_range
+-- Every deliverable message of the released range becomes an exception row of :status; with :log_deliveries each
+-- one also gets an audit row of :log_status.
 WITH released AS (
-    DELETE FROM {schema}.claim_lease_{id} WHERE consumer_group_id = ? AND token = ?::uuid RETURNING low, high
+    DELETE FROM {schema}.claim_lease_{id} WHERE consumer_group_id = :group_id AND token = :token::uuid
+    RETURNING low, high
 ),
 messages AS (
     SELECT m.id, m.message_key, coalesce(m.options->>'concurrency', 'parallel') AS concurrency
     FROM {schema}.message_log_{id} m, released r
-    WHERE m.id > r.low AND m.id <= r.high AND m.schema_version = ?
-      AND (m.compaction_rank IS NULL
-           OR m.id = (SELECT h.message_id FROM {schema}.compaction_head_{id} h WHERE h.compaction_key = m.message_key))
-      AND (NOT EXISTS (SELECT 1 FROM {schema}.binding_config_{id} b WHERE b.consumer_group_id = ?)
-           OR EXISTS (SELECT 1 FROM {schema}.binding_config_{id} b
-                      WHERE b.consumer_group_id = ? AND m.routing_key ~ b.pattern_regex))
+    WHERE m.id > r.low AND m.id <= r.high AND {fragment:deliverable_row}
 ),
 exceptions AS (
     INSERT INTO {schema}.exception_queue_{id} (consumer_group_id, message_id, status, message_key, concurrency,
                                                attempts, can_run_after, last_error)
-    SELECT ?, id, 'ready', message_key, concurrency, 0, now(), 'quarantined: range reclaimed too many times'
+    SELECT :group_id, id, :status, message_key, concurrency, 0, now(), 'quarantined: range reclaimed too many times'
     FROM messages
     ON CONFLICT (consumer_group_id, message_id) DO NOTHING
-    RETURNING message_id
+    RETURNING message_id, last_error
 ),
 audit AS (
     INSERT INTO {schema}.delivery_log_{id} (consumer_group_id, message_id, attempt, status, error)
-    SELECT ?, message_id, 0, 'failure', 'quarantined: range reclaimed too many times'
-    FROM exceptions WHERE ?
+    SELECT :group_id, message_id, 0, :log_status, last_error
+    FROM exceptions WHERE :log_deliveries
 )
-SELECT (SELECT count(*) FROM released), (SELECT count(*) FROM exceptions)
+SELECT (SELECT count(*) FROM released) AS released, (SELECT count(*) FROM exceptions) AS quarantined
 
 -- name: surrender_range
 -- Also gives back the key leases its chains took: the range never started, so none of them is in use.
 WITH keys_released AS (
-    DELETE FROM {schema}.message_key_lease_{id} WHERE consumer_group_id = ? AND token = ?::uuid
+    DELETE FROM {schema}.message_key_lease_{id} WHERE consumer_group_id = :group_id AND token = :token::uuid
 )
 UPDATE {schema}.claim_lease_{id}
 SET expires_at = now(), token = gen_random_uuid(), reclaims = greatest(reclaims - 1, -1)
-WHERE consumer_group_id = ? AND token = ?::uuid
+WHERE consumer_group_id = :group_id AND token = :token::uuid
 
 -- name: record_range
 -- Token-guarded: when the lease is gone (reclaimed by another instance), nothing is written. With a null
@@ -112,41 +119,43 @@ WHERE consumer_group_id = ? AND token = ?::uuid
 -- chains took under its token are given back.
 WITH deleted AS (
     DELETE FROM {schema}.claim_lease_{id}
-    WHERE consumer_group_id = ? AND token = ?::uuid AND ?::bigint IS NULL
+    WHERE consumer_group_id = :group_id AND token = :token::uuid AND :new_low::bigint IS NULL
     RETURNING 1
 ),
 narrowed AS (
     UPDATE {schema}.claim_lease_{id}
-    SET low = ?::bigint, expires_at = now(), token = gen_random_uuid(), reclaims = greatest(reclaims - 1, -1)
-    WHERE consumer_group_id = ? AND token = ?::uuid AND ?::bigint IS NOT NULL
+    SET low = :new_low::bigint, expires_at = now(), token = gen_random_uuid(), reclaims = greatest(reclaims - 1, -1)
+    WHERE consumer_group_id = :group_id AND token = :token::uuid AND :new_low::bigint IS NOT NULL
     RETURNING 1
 ),
 owned AS (
     SELECT 1 FROM deleted UNION ALL SELECT 1 FROM narrowed
 ),
 keys_released AS (
-    DELETE FROM {schema}.message_key_lease_{id} WHERE consumer_group_id = ? AND token = ?::uuid
+    DELETE FROM {schema}.message_key_lease_{id} WHERE consumer_group_id = :group_id AND token = :token::uuid
     RETURNING 1
 ),
 outcome AS (
-    SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::text[])
+    SELECT * FROM unnest(:message_ids::bigint[], :statuses::text[], :message_keys::text[], :concurrencies::text[],
+                         :delays::int[], :run_after_micros::bigint[], :last_errors::text[], :log_statuses::text[])
         AS o (message_id, status, message_key, concurrency, delays, run_after_us, last_error, log_status)
 ),
 exceptions AS (
     INSERT INTO {schema}.exception_queue_{id} (consumer_group_id, message_id, status, message_key, concurrency,
                                                attempts, delays, can_run_after, last_error)
-    SELECT ?, message_id, status, message_key, concurrency, 0, delays,
+    SELECT :group_id, message_id, status, message_key, concurrency, 0, delays,
            now() + run_after_us * interval '1 microsecond', last_error
     FROM outcome WHERE status IS NOT NULL AND EXISTS (SELECT 1 FROM owned)
     RETURNING 1
 ),
 audit AS (
     INSERT INTO {schema}.delivery_log_{id} (consumer_group_id, message_id, attempt, status, error)
-    SELECT ?, message_id, 0, log_status, coalesce(last_error, '')
+    SELECT :group_id, message_id, 0, log_status, coalesce(last_error, '')
     FROM outcome WHERE log_status IS NOT NULL AND EXISTS (SELECT 1 FROM owned)
     RETURNING 1
 )
-SELECT (SELECT count(*) FROM owned), (SELECT count(*) FROM exceptions), (SELECT count(*) FROM keys_released)
+SELECT (SELECT count(*) FROM owned) AS owned, (SELECT count(*) FROM exceptions) AS exceptions,
+       (SELECT count(*) FROM keys_released) AS keys_released
 
 -- name: advance_committed_target
 -- One snapshot for the cursor and the group's leases and unresolved exceptions: a stale target can only be low.
@@ -154,9 +163,10 @@ SELECT c.committed,
        least((SELECT min(l.low) FROM {schema}.claim_lease_{id} l WHERE l.consumer_group_id = c.consumer_group_id),
              (SELECT min(e.message_id) - 1 FROM {schema}.exception_queue_{id} e
               WHERE e.consumer_group_id = c.consumer_group_id AND e.status IN ('ready', 'inflight', 'deferred')),
-             c.claimed)
+             c.claimed) AS target
 FROM {schema}.consumer_group_cursor_{id} c
-WHERE c.consumer_group_id = ?
+WHERE c.consumer_group_id = :group_id
 
 -- name: advance_committed
-UPDATE {schema}.consumer_group_cursor_{id} SET committed = ? WHERE consumer_group_id = ? AND committed < ?
+UPDATE {schema}.consumer_group_cursor_{id} SET committed = :committed
+WHERE consumer_group_id = :group_id AND committed < :committed
