@@ -1,10 +1,12 @@
 package io.sqlstreams.jakarta;
 
-import io.sqlstreams.MessageHandler;
-import io.sqlstreams.Outcome;
 import jakarta.enterprise.context.control.RequestContextController;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.ObserverMethod;
+
+import io.sqlstreams.MessageHandler;
+import io.sqlstreams.Outcome;
+import io.sqlstreams.engine.CauseChain;
 
 /**
  * Runs a group's observer method as the session's handler, inside an active request context. The observer's
@@ -37,7 +39,7 @@ final class ObserverHandler<T> implements MessageHandler<T> {
     }
 
     private static RuntimeException outcomeWithin(RuntimeException failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+        for (Throwable cause : CauseChain.of(failure)) {
             if (cause instanceof Outcome outcome) {
                 return outcome;
             }

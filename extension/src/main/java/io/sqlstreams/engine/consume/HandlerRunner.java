@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.sqlstreams.Code;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
+import io.sqlstreams.engine.CauseChain;
 import io.sqlstreams.engine.Engine;
 import jakarta.json.bind.JsonbException;
 
@@ -106,12 +107,8 @@ final class HandlerRunner<T> {
         if (thrown == null) {
             return false;
         }
-        for (Throwable cause = thrown; cause != null; cause = cause.getCause()) {
-            if (cause instanceof InterruptedException) {
-                return true;
-            }
-        }
-        return Thread.currentThread().isInterrupted();
+        return CauseChain.of(thrown).stream().anyMatch(InterruptedException.class::isInstance)
+                || Thread.currentThread().isInterrupted();
     }
 
     private static void interruptIfRunning(CompletableFuture<DeliveryOutcome> outcome, Future<?> running,

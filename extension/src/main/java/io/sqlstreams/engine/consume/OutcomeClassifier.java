@@ -2,10 +2,12 @@ package io.sqlstreams.engine.consume;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.Outcome;
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.CauseChain;
 
 /**
  * Turns what a handler threw into an outcome, looking through the whole cause chain in this order: a
@@ -22,13 +24,14 @@ final class OutcomeClassifier {
         if (thrown == null) {
             return new DeliveryOutcome.Success();
         }
-        for (Throwable cause = thrown; cause != null; cause = cause.getCause()) {
+        List<Throwable> chain = CauseChain.of(thrown);
+        for (Throwable cause : chain) {
             if (cause instanceof Outcome.Delay delay) {
                 return new DeliveryOutcome.Delay(delay.after(), "handler asked to run it later: delay " + delay.after()
                         + " [" + Code.SQL0054.id() + "]");
             }
         }
-        for (Throwable cause = thrown; cause != null; cause = cause.getCause()) {
+        for (Throwable cause : chain) {
             if (cause instanceof SqlStreamsException coded && coded.code().recovery() == Code.Recovery.PERMANENT) {
                 return new DeliveryOutcome.Dead(describe(coded));
             }

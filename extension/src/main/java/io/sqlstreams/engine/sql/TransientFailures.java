@@ -5,6 +5,8 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.Set;
 
+import io.sqlstreams.engine.CauseChain;
+
 /**
  * Which PostgreSQL failures an unchanged retry may cure: lost or refused connections, serialization
  * failures and deadlocks, lock and statement timeouts, and a server that is shutting down or out of
@@ -26,7 +28,7 @@ public final class TransientFailures {
     }
 
     public static boolean isTransient(SQLException failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+        for (Throwable cause : CauseChain.of(failure)) {
             if (cause instanceof SQLTransientException || cause instanceof SQLRecoverableException) {
                 return true;
             }
@@ -59,7 +61,7 @@ public final class TransientFailures {
 
     /** The SQLSTATE of the failure or of the first cause that has one; empty when none does. */
     public static String state(SQLException failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+        for (Throwable cause : CauseChain.of(failure)) {
             if (cause instanceof SQLException sql && sql.getSQLState() != null) {
                 return sql.getSQLState();
             }

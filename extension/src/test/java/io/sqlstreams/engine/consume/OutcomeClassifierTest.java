@@ -1,6 +1,7 @@
 package io.sqlstreams.engine.consume;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
@@ -18,6 +19,26 @@ import io.sqlstreams.SqlStreamsException;
  * {@code DeliveryOutcomesTest} and {@code OrderedKeyTest} check end to end.
  */
 class OutcomeClassifierTest {
+    /** A hang guard only: a cyclic cause chain used to spin the classifier forever. */
+    private static final Duration NO_HANG = Duration.ofSeconds(10);
+
+    @Test
+    void aCyclicCauseChainIsClassifiedOnceRoundTheCycle() {
+        IllegalStateException outer = new IllegalStateException("outer");
+        IllegalArgumentException inner = new IllegalArgumentException("inner", outer);
+        outer.initCause(inner);
+
+        DeliveryOutcome retried = assertTimeoutPreemptively(NO_HANG, () -> OutcomeClassifier.classify(outer));
+        assertThat(retried).isInstanceOfSatisfying(DeliveryOutcome.Retry.class,
+                retry -> assertThat(retry.error()).startsWith("java.lang.IllegalStateException: outer"));
+
+        RuntimeException wrapper = new RuntimeException("wrapper");
+        RuntimeException loop = new RuntimeException("loop", wrapper);
+        wrapper.initCause(loop);
+        loop.addSuppressed(Outcome.delay(Duration.ofSeconds(1)));
+        DeliveryOutcome stillRetried = assertTimeoutPreemptively(NO_HANG, () -> OutcomeClassifier.classify(wrapper));
+        assertThat(stillRetried).isInstanceOf(DeliveryOutcome.Retry.class);
+    }
 
     @Test
     void aHandlerThatReturnedSucceeded() {
