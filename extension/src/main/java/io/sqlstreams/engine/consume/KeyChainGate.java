@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.sqlstreams.SqlStreamsException;
 
@@ -59,7 +59,8 @@ final class KeyChainGate {
     private final ScheduledExecutorService retries;
     private final Outlet outlet;
     private final Map<ClaimedRange, Waiting> waiting = new LinkedHashMap<>();
-    private final AtomicBoolean retryScheduled = new AtomicBoolean();
+    private final Object scheduling = new Object();
+    private ScheduledFuture<?> nextRetry;
 
     KeyChainGate(RangeKeys keys, Clock clock, Duration grace, Duration recordMargin,
                  ScheduledExecutorService retries, Outlet outlet) {
@@ -124,18 +125,25 @@ final class KeyChainGate {
         }
     }
 
+    /** Schedules the one pending retry; an earlier time than the pending one's brings it forward. */
     private void scheduleRetry(Duration after) {
-        if (retryScheduled.compareAndSet(false, true)) {
+        synchronized (scheduling) {
+            if (nextRetry != null && (nextRetry.getDelay(TimeUnit.NANOSECONDS) <= after.toNanos()
+                    || !nextRetry.cancel(false))) {
+                return;
+            }
             try {
-                retries.schedule(this::retry, after.toNanos(), TimeUnit.NANOSECONDS);
+                nextRetry = retries.schedule(this::retry, after.toNanos(), TimeUnit.NANOSECONDS);
             } catch (RejectedExecutionException closed) {
-                retryScheduled.set(false);
+                nextRetry = null;
             }
         }
     }
 
     private void retry() {
-        retryScheduled.set(false);
+        synchronized (scheduling) {
+            nextRetry = null;
+        }
         Map<ClaimedRange, Waiting> due;
         synchronized (waiting) {
             due = new LinkedHashMap<>(waiting);

@@ -173,14 +173,30 @@ class KeyChainGateTest {
         ClaimedRange second = range("r2", LEASE, exclusive(5, "a"));
         gate.admit(first, DispatchUnit.of(first));
         gate.admit(second, DispatchUnit.of(second));
+        assertThat(retries.pending()).isOne();
         gate.nudge();
         gate.nudge();
 
         assertThat(retries.pending()).isOne();
-        retries.advance(KeyChainGate.RETRY);
+        retries.runDue();
 
         assertThat(keys.calls).extracting(Ask::token).containsExactly("r1", "r2", "r1", "r2");
         assertThat(retries.pending()).isOne();
+        assertThat(retries.nextDelay()).isEqualTo(KeyChainGate.RETRY);
+    }
+
+    @Test
+    void aNudgeAsksForAWaitingKeyAtOnceInsteadOfAtTheNextRetry() {
+        keys.states.put("a", KeyState.BUSY);
+        ClaimedRange range = range("r1", LEASE, exclusive(1, "a"));
+        gate.admit(range, DispatchUnit.of(range));
+        keys.states.put("a", KeyState.ACQUIRED);
+
+        gate.nudge();
+        retries.runDue();
+
+        assertThat(outlet.admitted).hasSize(1);
+        assertThat(retries.pending()).isZero();
     }
 
     @Test
