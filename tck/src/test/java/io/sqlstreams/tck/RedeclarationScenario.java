@@ -65,7 +65,7 @@ public abstract class RedeclarationScenario extends TckScenario {
             assertThat(storedRetries(group)).isEqualTo(5);
             await().atMost(WAIT).untilAsserted(() -> assertThat(Files.readAllLines(serverLog(SECOND),
                     StandardCharsets.UTF_8)).anySatisfy(line -> assertThat(line).contains("SQL0059")
-                    .contains("consumer group \"" + ChargeCards.GROUP + "\"").contains("\"max_retries\":5")));
+                    .contains("consumer group \"" + ChargeCards.GROUP + "\"").contains("message.retry.max_retries 3 -> 5")));
         } finally {
             deployer.undeploy(SECOND);
         }

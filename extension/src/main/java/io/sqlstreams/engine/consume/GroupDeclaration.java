@@ -50,10 +50,8 @@ final class GroupDeclaration {
                         + streamName + "\" at " + config.resolvedStart().wireName() + ", committed=" + committed);
             }
             String subject = "consumer group \"" + groupName + "\" on stream \"" + streamName + "\"";
-            workers.declare(connection, WorkerQueries.Owner.CONSUMER_GROUP, groupId, subject,
-                    GroupRows.MESSAGE_CONSUMER, document, -1);
-            workers.declare(connection, WorkerQueries.Owner.CONSUMER_GROUP, groupId, subject,
-                    GroupRows.EXCEPTION_CONSUMER, document, -1);
+            workers.declareShared(connection, WorkerQueries.Owner.CONSUMER_GROUP, groupId, subject,
+                    List.of(GroupRows.MESSAGE_CONSUMER, GroupRows.EXCEPTION_CONSUMER), document, -1);
             engine.bindings().declare(connection, stream.id(), groupId, subject,
                     BindingPatterns.normalize(config.bindings() == null ? List.of() : config.bindings()), List.of());
             return new RegisteredGroup(stream.id(), stream.name(), groupId, groupName, stream.deliveryLogMode());

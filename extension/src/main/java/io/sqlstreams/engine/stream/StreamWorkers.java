@@ -3,6 +3,7 @@ package io.sqlstreams.engine.stream;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 
 import io.sqlstreams.JanitorConfig;
 import io.sqlstreams.StreamConfig;
@@ -19,7 +20,8 @@ import jakarta.json.JsonObjectBuilder;
 /**
  * Declares a stream's own workers, {@code stream_janitor} (active on a new stream) and {@code stream_vacuum}
  * (suspended on a new stream), with their settings as sparse metadata documents. A redeclaration replaces a
- * differing document (newest wins, logged as SQL0059) and keeps the worker's target, so a suspension stays.
+ * differing document (newest wins, one SQL0059 line naming what changed) and keeps the worker's target, so a
+ * suspension stays.
  */
 final class StreamWorkers {
     static final String JANITOR = "stream_janitor";
@@ -33,10 +35,9 @@ final class StreamWorkers {
 
     void declare(Connection connection, long streamId, String streamName, StreamConfig config) throws SQLException {
         String subject = "stream \"" + streamName + "\"";
-        workers.declare(connection, WorkerQueries.Owner.STREAM, streamId, subject, JANITOR,
-                janitorDocument(config.resolvedJanitor()), 1);
-        workers.declare(connection, WorkerQueries.Owner.STREAM, streamId, subject, VACUUM,
-                vacuumDocument(config.resolvedVacuum()), 0);
+        workers.declareEach(connection, WorkerQueries.Owner.STREAM, streamId, subject, List.of(
+                new WorkerDeclaration.Row(JANITOR, janitorDocument(config.resolvedJanitor()), 1),
+                new WorkerDeclaration.Row(VACUUM, vacuumDocument(config.resolvedVacuum()), 0)));
     }
 
     static JsonObject janitorDocument(JanitorConfig janitor) {

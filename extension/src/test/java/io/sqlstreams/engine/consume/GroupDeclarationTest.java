@@ -231,9 +231,22 @@ class GroupDeclarationTest extends GroupTestBase {
                     + " AND w.name = ? ORDER BY l.id DESC LIMIT 1", expected, DECLARED_BY, groupId, worker))
                     .as("newest snapshot of %s", worker).isTrue();
         }
-        assertReplacementWarnings(logger, "charge-cards", "\"max_retries\":3", "\"max_retries\":5");
+        assertReplacedOnce(logger, "charge-cards", "decl.differ",
+                "message.retry.max_retries 3 -> 5; concurrency_override (unset) -> exclusive");
         assertThat(logger.lines()).filteredOn(line -> line.text().startsWith(WORKER_CONFIG_REPLACED + " "))
                 .allSatisfy(line -> assertThat(line.level()).isEqualTo(System.Logger.Level.WARNING));
+    }
+
+    @Test
+    void aRedeclarationWithAnotherRetryBudgetLogsOnlyThatChangeOnce() throws SQLException {
+        ConsumerHandle<Numbered> handle = registeredGroup("decl.budget", "charge-cards",
+                messageDefaults(Duration.ofSeconds(10), 3));
+
+        handle.register(messageDefaults(Duration.ofSeconds(10), 5));
+
+        assertReplacedOnce(logger, "charge-cards", "decl.budget", "message.retry.max_retries 3 -> 5");
+        assertThat(logger.withCode(WORKER_CONFIG_REPLACED)).singleElement().asString()
+                .as("the unchanged rest of the document stays out of the line").doesNotContain("timeout", "10s", "{");
     }
 
     @Test
@@ -245,14 +258,14 @@ class GroupDeclarationTest extends GroupTestBase {
         handle.register(null);
 
         assertStoredDocument(groupId, "{}");
-        assertReplacementWarnings(logger, "reset", "\"max_range_reclaims\":7", "{}");
+        assertReplacedOnce(logger, "reset", "decl.null", "max_range_reclaims 7 -> (unset)");
         for (String worker : GroupProbe.WORKER_NAMES) {
             assertThat(probe.configLog(groupId, worker)).isEqualTo(2);
         }
 
         handle.register(ConsumerConfig.defaults());
 
-        assertThat(logger.withCode(WORKER_CONFIG_REPLACED)).as("defaults are the same empty document").hasSize(2);
+        assertThat(logger.withCode(WORKER_CONFIG_REPLACED)).as("defaults are the same empty document").hasSize(1);
         assertThat(probe.configLog(groupId, "message_consumer")).isEqualTo(2);
     }
 
@@ -279,17 +292,17 @@ class GroupDeclarationTest extends GroupTestBase {
             if (restart == 1) {
                 assertThat(loggerA.withCode(WORKER_CONFIG_REPLACED)).as("the first declaration creates").isEmpty();
             } else {
-                assertReplacementWarnings(loggerA, "contested", "\"max_retries\":5", "\"max_retries\":3");
+                assertReplacedOnce(loggerA, "contested", "decl.fight", "message.retry.max_retries 5 -> 3");
             }
 
             handleB.register(serviceB);
             assertStoredDocument(groupId, documentB);
-            assertReplacementWarnings(loggerB, "contested", "\"max_retries\":3", "\"max_retries\":5");
+            assertReplacedOnce(loggerB, "contested", "decl.fight", "message.retry.max_retries 3 -> 5");
             if (restart == 1) {
                 firstLinesOfB = loggerB.withCode(WORKER_CONFIG_REPLACED);
             } else {
                 assertThat(loggerB.withCode(WORKER_CONFIG_REPLACED)).as("the same line on every restart is the tell")
-                        .containsExactlyInAnyOrderElementsOf(firstLinesOfB);
+                        .isEqualTo(firstLinesOfB);
             }
         }
         for (String worker : GroupProbe.WORKER_NAMES) {
@@ -312,11 +325,11 @@ class GroupDeclarationTest extends GroupTestBase {
         handleB.register(serviceB);
         long groupId = groupId(handleA);
         assertStoredDocument(groupId, "{\"exception_initial_backoff\": \"3s\"}");
-        assertReplacementWarnings(loggerB, "alternate", "\"2s\"", "\"3s\"");
+        assertReplacedOnce(loggerB, "alternate", "decl.alternate", "exception_initial_backoff 2s -> 3s");
 
         handleA.register(serviceA);
         assertStoredDocument(groupId, "{\"exception_initial_backoff\": \"2s\"}");
-        assertReplacementWarnings(logger, "alternate", "\"3s\"", "\"2s\"");
+        assertReplacedOnce(logger, "alternate", "decl.alternate", "exception_initial_backoff 3s -> 2s");
         for (String worker : GroupProbe.WORKER_NAMES) {
             assertThat(probe.configLog(groupId, worker)).isEqualTo(3);
         }
@@ -513,20 +526,14 @@ class GroupDeclarationTest extends GroupTestBase {
                 + " FROM {s}.worker_config WHERE consumer_group_id = ? ORDER BY name", groupId);
     }
 
-    /** Exactly one SQL0059 line per worker, naming the group and showing {@code old -> new}. */
-    private static void assertReplacementWarnings(RecordingLogger recorded, String group, String oldFragment,
-                                                  String newFragment) {
-        List<String> lines = recorded.withCode(WORKER_CONFIG_REPLACED);
-        assertThat(lines).hasSize(2);
-        assertThat(lines).anySatisfy(line -> assertThat(line).contains("worker message_consumer"));
-        assertThat(lines).anySatisfy(line -> assertThat(line).contains("worker exception_consumer"));
-        assertThat(lines).allSatisfy(line -> {
-            assertThat(line).contains("consumer group \"" + group + "\"");
-            String[] sides = line.split(" -> ");
-            assertThat(sides).as("one old -> new in %s", line).hasSize(2);
-            assertThat(sides[0]).contains(oldFragment);
-            assertThat(sides[1]).contains(newFragment);
-        });
+    /**
+     * Exactly one SQL0059 line for the redeclaration (not one per worker row), naming the group and only
+     * {@code changes}, the changed paths of the stored document with {@code old -> new}.
+     */
+    private static void assertReplacedOnce(RecordingLogger recorded, String group, String stream, String changes) {
+        assertThat(recorded.withCode(WORKER_CONFIG_REPLACED)).containsExactly(WORKER_CONFIG_REPLACED
+                + " consumer group \"" + group + "\" on stream \"" + stream + "\" worker config replaced by a"
+                + " differing declaration: " + changes);
     }
 
     /** The code {@code verb} fails with; fails the test when it does not throw a {@link SqlStreamsException}. */

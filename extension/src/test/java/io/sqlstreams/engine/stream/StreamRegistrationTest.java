@@ -426,20 +426,25 @@ class StreamRegistrationTest extends StreamTestBase {
                 List.of("stream_janitor", "{\"poll_rate\": \"10s\"}", "0"),
                 List.of("stream_vacuum", "{\"poll_rate\": \"3m0s\"}", "1"));
 
-        List<String> lines = logger.withCode("SQL0059");
-        assertThat(lines).hasSize(2);
-        assertThat(lines).anySatisfy(line -> assertThat(line).contains("stream_janitor").contains("reg.janitor.change")
-                .contains("{}").contains("\"poll_rate\":\"10s\""));
-        assertThat(lines).anySatisfy(line -> assertThat(line).contains("stream_vacuum")
-                .contains("\"poll_rate\":\"3m0s\""));
+        assertThat(logger.withCode("SQL0059")).as("one line for the redeclaration, naming each worker's change")
+                .containsExactly("SQL0059 stream \"reg.janitor.change\" worker config replaced by a differing"
+                        + " declaration: stream_janitor.poll_rate (unset) -> 10s;"
+                        + " stream_vacuum.poll_rate (unset) -> 3m0s");
         assertThat(logger.withCode("SQL0061")).as("the stream row did not change").isEmpty();
         assertThat(probe.rowCount("stream_config_log", "stream_id = ?", id)).isEqualTo(streamLogBefore);
 
         // and a further identical redeclaration is quiet again
         handle.register(StreamConfig.builder().janitor(new JanitorConfig(Duration.ofSeconds(10), null, null, null))
                 .vacuum(new VacuumConfig(Duration.ofMinutes(3), null)).build());
-        assertThat(logger.withCode("SQL0059")).hasSize(2);
+        assertThat(logger.withCode("SQL0059")).hasSize(1);
         assertThat(workerLogCount(probe, id)).isEqualTo(4);
+
+        // a change to one worker names that worker's path only
+        handle.register(StreamConfig.builder().janitor(new JanitorConfig(Duration.ofSeconds(20), null, null, null))
+                .vacuum(new VacuumConfig(Duration.ofMinutes(3), null)).build());
+        assertThat(logger.withCode("SQL0059")).hasSize(2).last().isEqualTo("SQL0059 stream \"reg.janitor.change\""
+                + " worker config replaced by a differing declaration: stream_janitor.poll_rate 10s -> 20s");
+        assertThat(workerLogCount(probe, id)).isEqualTo(5);
     }
 
     @Test
