@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -28,7 +29,8 @@ import io.sqlstreams.SqlStreams;
  * as the {@link ChaosPlan} says for its message. A session that stops on its own is reported and started again, as
  * an application's supervisor would.
  *
- * <p>It tells the harness on stdout: {@code ready <session>}, {@code busy} (its first handler run began),
+ * <p>It tells the harness on stdout: {@code ready <session>}, {@code busy} (its first run is in the ledger),
+ * {@code unrecorded <message id>} (a run whose start could not be written: it failed without doing anything),
  * {@code session-failed <failure>}, {@code stopped <counters>}. It stops gracefully when the harness writes {@code stop} on its stdin, and halts at
  * once when stdin closes (the harness is gone).
  *
@@ -37,6 +39,7 @@ import io.sqlstreams.SqlStreams;
 public final class ChaosConsumerMain {
     static final String READY = "ready";
     static final String BUSY = "busy";
+    static final String UNRECORDED = "unrecorded";
     static final String SESSION_FAILED = "session-failed";
     static final String STOPPED = "stopped";
     static final String STOP = "stop";
@@ -60,12 +63,11 @@ public final class ChaosConsumerMain {
         HikariDataSource ledgerPool = pool(url, "ledger", 4, true);
         RunLedger ledger = new RunLedger(ledgerPool, ledgerSchema);
         AtomicBoolean busy = new AtomicBoolean();
-        MessageHandler<BenchPayload> handler = payload -> {
-            if (!busy.getAndSet(true)) {
-                report(BUSY);
-            }
-            handle(payload, plan, ledger, process);
-        };
+        MessageHandler<BenchPayload> handler = payload -> handle(payload, plan, ledger, process, busy);
+        retrying(() -> {
+            ledgerPool.getConnection().close(); // the first ledger write must not pay for the pool's start
+            return null;
+        }, stopRequested);
         SqlStreams client = retrying(() -> SqlStreams.create(enginePool,
                 ClientConfig.builder().schema(schema).build()), stopRequested);
         ConsumerSession session = start(client, stream, handler, stopRequested);
@@ -84,11 +86,20 @@ public final class ChaosConsumerMain {
     }
 
     /** One run: record its start, work a little, fail or not as planned, record its end. */
-    private static void handle(BenchPayload payload, ChaosPlan plan, RunLedger ledger, String process)
-            throws Exception {
+    private static void handle(BenchPayload payload, ChaosPlan plan, RunLedger ledger, String process,
+                               AtomicBoolean busy) throws Exception {
         long startNanos = System.nanoTime();
         MessageMeta meta = MessageMeta.current();
-        UUID run = ledger.start(meta, payload.id(), process, startNanos);
+        UUID run;
+        try {
+            run = ledger.start(meta, payload.id(), process, startNanos);
+        } catch (SQLException e) {
+            report(UNRECORDED + " " + meta.messageId());
+            throw e;
+        }
+        if (!busy.getAndSet(true)) {
+            report(BUSY);
+        }
         Thread.sleep(ThreadLocalRandom.current().nextInt(1, 9));
         boolean fails = plan.message(payload.id()).behaviour().fails(meta.attempt());
         ledger.finish(run, !fails, startNanos);
@@ -139,7 +150,7 @@ public final class ChaosConsumerMain {
         config.setInitializationFailTimeout(-1);
         config.addDataSourceProperty("ApplicationName", ChaosGroup.APPLICATION_NAME);
         if (failFast) {
-            config.setConnectionTimeout(1_000);
+            config.setConnectionTimeout(2_000);
             config.addDataSourceProperty("connectTimeout", "2");
             config.addDataSourceProperty("socketTimeout", "2");
         }

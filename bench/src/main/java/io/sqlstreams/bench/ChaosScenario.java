@@ -92,11 +92,7 @@ final class ChaosScenario implements Scenario {
             ledger.create();
             SqlStreams admin = ConsumeClients.one(context);
             try (BenchStream stream = BenchStream.register(admin, context.dataSource(), context.schema(), "chaos")) {
-                ScenarioResult result = runLab(context, settings, plan, faults, ledger, admin, stream, logs);
-                if (result.invariantsPassed() && result.figures().stream().allMatch(Figure::ledgersPassed)) {
-                    DirectoryTree.delete(logs);
-                }
-                return result;
+                return runLab(context, settings, plan, faults, ledger, admin, stream, logs);
             }
         }
     }
@@ -147,8 +143,13 @@ final class ChaosScenario implements Scenario {
             ChaosVerdict.Counts counts = verdict.judge(sent.acknowledged());
             ConsumerInspection after = admin.stream(stream.name(), BenchPayload.class).consumer(ChaosGroup.GROUP)
                     .inspect();
-            describe(notes, settings, faultLog, sent, drain, fleet, stops, counts, after, verdict, server, logs);
+            describe(notes, settings, faultLog, sent, drain, fleet, stops, counts, after, verdict, server);
             counts.evidence().forEach(line -> progress.note("  EVIDENCE " + line));
+            if (!counts.evidence().isEmpty() || drain.stalled() || !fleet.unexpectedExits().isEmpty()) {
+                notes.add("Consumer logs kept in " + logs);
+            } else {
+                DirectoryTree.delete(logs);
+            }
             return result(settings, sent, faultLog, counts, notes);
         } finally {
             background.shutdownNow();
@@ -251,7 +252,7 @@ final class ChaosScenario implements Scenario {
     private static void describe(List<String> notes, Settings settings, FaultInjector.Log faults,
                                  ChaosProducer.Outcome sent, Drain drain, ConsumerFleet fleet, List<String> stops,
                                  ChaosVerdict.Counts counts, ConsumerInspection after, ChaosVerdict verdict,
-                                 BenchServer server, Path logs) throws SQLException {
+                                 BenchServer server) throws SQLException {
         notes.add(String.format(Locale.ROOT, "Seed %d (repeat with `--seed %d`). %d consumer processes (separate"
                         + " JVMs, one session each: batchLimit 20, queueSize 40, messageConcurrency 4), one group;"
                         + " %,d messages produced at %d msg/s from %d threads, each with an idempotency key and"
@@ -282,8 +283,10 @@ final class ChaosScenario implements Scenario {
                         + " afterwards: %s.", drain.settled(), counts.produced(), drain.seconds(),
                 drain.stalled() ? " — **STALLED**" : "", GroupSessions.describe(after)));
         notes.add(String.format(Locale.ROOT, "Runs: %,d, of which %,d unfinished in a process that was never killed"
-                        + " (their finish could not be recorded); %,d messages dead-lettered although planned to"
-                        + " succeed.", counts.runs(), counts.unfinishedLive(), counts.deadUnplanned()));
+                        + " (their finish could not be recorded); besides, %,d runs failed at once because their start"
+                        + " could not be recorded (not in the ledger); %,d messages dead-lettered although planned to"
+                        + " succeed.", counts.runs(), counts.unfinishedLive(), fleet.unrecordedRuns(),
+                counts.deadUnplanned()));
         notes.add(fleet.started() + " consumer processes started in all: " + String.join("; ",
                 verdict.runsByProcess()));
         List<String> failures = fleet.sessionFailures();
@@ -295,9 +298,6 @@ final class ChaosScenario implements Scenario {
         }
         notes.add("Graceful stops: " + String.join("; ", stops));
         counts.evidence().forEach(line -> notes.add("**EVIDENCE** " + line));
-        if (!counts.evidence().isEmpty() || drain.stalled()) {
-            notes.add("Consumer logs kept in " + logs);
-        }
     }
 
     /** A line from {@code status} every few seconds until shut down. */

@@ -96,7 +96,7 @@ final class ConsumerFleet implements AutoCloseable {
         for (int slot = 0; slot < slots.length; slot++) {
             if (!slots[slot].isAlive()) {
                 ConsumerProcess gone = slots[slot];
-                unexpectedExits.add(gone.name() + " (pid " + gone.pid() + ", log " + gone.log() + ")");
+                unexpectedExits.add(gone.describeExit());
                 slots[slot] = spawn();
                 progress.note("  " + gone.name() + " exited on its own; replaced by " + slots[slot].name());
             }
@@ -128,6 +128,11 @@ final class ConsumerFleet implements AutoCloseable {
     /** Processes that exited without being killed or stopped. */
     synchronized List<String> unexpectedExits() {
         return List.copyOf(unexpectedExits);
+    }
+
+    /** Runs, over every process, that failed because their start could not be written to the ledger. */
+    synchronized long unrecordedRuns() {
+        return everyProcess.stream().mapToLong(ConsumerProcess::unrecordedRuns).sum();
     }
 
     /** Every session failure any process reported, prefixed with its name. */

@@ -9,6 +9,7 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -100,6 +101,23 @@ final class ConsumerProcess {
     /** Whether one of its handlers has begun a run. */
     boolean busy() {
         return lines.contains(ChaosConsumerMain.BUSY);
+    }
+
+    /** Runs that failed because their start could not be written to the ledger. */
+    long unrecordedRuns() {
+        return lines.stream().filter(line -> line.startsWith(ChaosConsumerMain.UNRECORDED + " ")).count();
+    }
+
+    /** How it ended, for a process that exited on its own: its exit status and the last lines of its log. */
+    String describeExit() {
+        List<String> log;
+        try {
+            log = Files.readAllLines(this.log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            log = List.of("(log unreadable: " + e.getMessage() + ")");
+        }
+        return name + " (pid " + pid() + ") exited with " + process.exitValue() + "; its log " + this.log
+                + " ends: " + String.join(" / ", log.subList(Math.max(0, log.size() - 3), log.size()));
     }
 
     /** The sessions that stopped on their own, as the process reported them. */
