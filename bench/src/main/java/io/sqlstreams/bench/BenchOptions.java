@@ -89,6 +89,13 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
         if (scenario == null) {
             throw new UsageException("name a scenario");
         }
+        if (chaos.restartCommand().isPresent() && jdbcUrl == null) {
+            throw new UsageException("--pg-restart-command is for a server given by --jdbc-url; the embedded one"
+                    + " restarts without it");
+        }
+        if (jdbcUrl != null && chaos.restartCommand().isEmpty() && chaos.restarts().orElse(0) > 0) {
+            throw new UsageException("--restarts needs --pg-restart-command for a server given by --jdbc-url");
+        }
         return new BenchOptions(scenario, Optional.ofNullable(jdbcUrl),
                 repetitions != null ? repetitions : smoke ? 1 : DEFAULT_REPETITIONS,
                 measurement != null ? measurement : smoke ? SMOKE_MEASUREMENT : DEFAULT_MEASUREMENT,
@@ -129,9 +136,9 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 "  --rate         messages produced per second (default " + ChaosScenario.DEFAULT_RATE + "; smoke "
                         + ChaosScenario.SMOKE_RATE + "); the fault window is messages / rate",
                 "  --kills, --storms, --restarts  faults in the window (default one kill per "
-                        + ChaosScenario.SECONDS_PER_KILL.toSeconds() + " s, one storm per "
-                        + ChaosScenario.SECONDS_PER_STORM.toSeconds() + " s, one restart per "
-                        + ChaosScenario.SECONDS_PER_RESTART.toSeconds() + " s, at least one each)",
+                        + ChaosScenario.SECONDS_PER_KILL.toSeconds() + " s, at least 2; one storm per "
+                        + ChaosScenario.SECONDS_PER_STORM.toSeconds() + " s and one restart per "
+                        + ChaosScenario.SECONDS_PER_RESTART.toSeconds() + " s, at least 1)",
                 "  --seed         seed of the message mix and the fault schedule (default: random, printed)",
                 "  --pg-restart-command  with --jdbc-url: the shell command that restarts that server"
                         + " (without it a given server is not restarted)");

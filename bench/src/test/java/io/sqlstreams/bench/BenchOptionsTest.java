@@ -57,7 +57,8 @@ class BenchOptionsTest {
     void chaosFlagsAreOptionalAndParsed() throws Exception {
         BenchOptions none = BenchOptions.parse(new String[] {"chaos"});
         BenchOptions told = BenchOptions.parse(new String[] {"chaos", "--consumers", "3", "--rate", "50", "--kills",
-                "0", "--storms", "2", "--restarts", "1", "--seed", "-17", "--pg-restart-command", "systemctl restart pg"});
+                "0", "--storms", "2", "--restarts", "1", "--seed", "-17", "--jdbc-url", "jdbc:postgresql://db/x",
+                "--pg-restart-command", "systemctl restart pg"});
 
         assertThat(none.chaos()).isEqualTo(ChaosOptions.none());
         assertThat(told.chaos().consumers()).hasValue(3);
@@ -75,6 +76,16 @@ class BenchOptionsTest {
                 .hasMessageContaining("--seed");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--pg-restart-command", " "}))
                 .hasMessageContaining("--pg-restart-command needs a command");
+    }
+
+    @Test
+    void aGivenServerIsRestartedOnlyThroughItsCommandAndTheEmbeddedOneNeedsNone() throws Exception {
+        assertThat(BenchOptions.parse(new String[] {"chaos", "--jdbc-url", "jdbc:postgresql://db/x"}).chaos()
+                .restarts()).as("restarts left to the default: none for a given server").isEmpty();
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--jdbc-url", "jdbc:postgresql://db/x",
+                "--restarts", "1"})).hasMessageContaining("--restarts needs --pg-restart-command");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--pg-restart-command", "true"}))
+                .hasMessageContaining("--pg-restart-command is for a server given by --jdbc-url");
     }
 
     @Test
