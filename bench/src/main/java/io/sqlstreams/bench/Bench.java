@@ -49,8 +49,7 @@ public final class Bench {
         Instant startedAt = Instant.now();
         progress.note(options.jdbcUrl().isPresent() ? "connecting to the given server"
                 : "starting embedded PostgreSQL");
-        try (BenchServer server = BenchServer.start(options.jdbcUrl());
-             ThrowawaySchema raw = ThrowawaySchema.create(server.dataSource());
+        try (BenchServer server = BenchServer.start(options.jdbcUrl(), options.chaos().restartCommand());
              ThrowawaySchema library = ThrowawaySchema.create(server.dataSource())) {
             Environment environment = Environment.collect(server);
             progress.note(environment.server() + ": " + environment.postgres());
@@ -58,13 +57,12 @@ public final class Bench {
                 progress.note("WARNING: commits on this server are not durable: " + environment.settings());
             }
             Repetitions repetitions = new Repetitions(options.repetitions(), progress);
-            Baselines baselines = Baselines.measure(
-                    new InsertBaseline(server.dataSource(), raw.name(), options.measurement()),
-                    new CursorBaseline(server.dataSource(), raw.name(), options.measurement()), repetitions);
+            Optional<Baselines> baselines = scenario.measuresBaselines()
+                    ? Optional.of(measureBaselines(server, options, repetitions)) : Optional.empty();
             Optional<ScenarioResult> result = Optional.empty();
             Optional<String> failure = Optional.empty();
             try {
-                result = Optional.of(scenario.run(new BenchContext(server.dataSource(), library.name(),
+                result = Optional.of(scenario.run(new BenchContext(server, library.name(),
                         options.measurement(), baselines, repetitions, options, progress)));
             } catch (Exception | ServiceConfigurationError | LinkageError e) {
                 failure = Optional.of(describe(e));
@@ -77,13 +75,32 @@ public final class Bench {
             Path file = ReportWriter.write(report, options.out());
             progress.note("results written to " + file.toAbsolutePath());
             if (!report.ledgersPassed()) {
-                String banner = "!".repeat(78);
-                progress.note(banner);
-                progress.note("!!! LEDGER CHECK FAILED: messages were lost, unexpected or undelivered.");
-                progress.note("!!! See the Ledger section of " + file.toAbsolutePath());
-                progress.note(banner);
+                banner(progress, "LEDGER CHECK FAILED: messages were lost, unexpected or undelivered.", "Ledger",
+                        file);
+            }
+            if (!report.invariantsPassed()) {
+                banner(progress, "INVARIANT BROKEN: " + report.result().orElseThrow().invariants().stream()
+                        .filter(invariant -> !invariant.passed())
+                        .map(invariant -> invariant.name() + " = " + invariant.count()).toList(), "Invariants", file);
             }
             return report.passed() ? 0 : 1;
+        }
+    }
+
+    private static void banner(Progress progress, String headline, String section, Path file) {
+        String line = "!".repeat(78);
+        progress.note(line);
+        progress.note("!!! " + headline);
+        progress.note("!!! See the " + section + " section of " + file.toAbsolutePath());
+        progress.note(line);
+    }
+
+    /** The raw-SQL baselines, in a throwaway schema of their own. */
+    private static Baselines measureBaselines(BenchServer server, BenchOptions options, Repetitions repetitions)
+            throws Exception {
+        try (ThrowawaySchema raw = ThrowawaySchema.create(server.dataSource())) {
+            return Baselines.measure(new InsertBaseline(server.dataSource(), raw.name(), options.measurement()),
+                    new CursorBaseline(server.dataSource(), raw.name(), options.measurement()), repetitions);
         }
     }
 

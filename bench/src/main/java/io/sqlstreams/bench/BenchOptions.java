@@ -27,10 +27,11 @@ import java.util.OptionalLong;
  * @param stepLength  {@code --step-seconds}: one {@code sustained} step, one {@code latency} phase; empty for the
  *                    scenario's default
  * @param pickups     {@code --pickups}: pickups after idle per poll rate (the {@code latency} scenario)
+ * @param chaos       the {@code chaos} scenario's flags
  */
 record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, Duration measurement, boolean smoke,
                     Path out, OptionalLong messages, OptionalLong competitorMessages, List<Integer> rates,
-                    Optional<Duration> stepLength, OptionalInt pickups) {
+                    Optional<Duration> stepLength, OptionalInt pickups, ChaosOptions chaos) {
 
     static final int DEFAULT_REPETITIONS = 3;
     static final Duration DEFAULT_MEASUREMENT = Duration.ofSeconds(5);
@@ -59,6 +60,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
         List<Integer> rates = List.of();
         Duration stepLength = null;
         Integer pickups = null;
+        ChaosOptions chaos = ChaosOptions.none();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -73,6 +75,10 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 case "--step-seconds" -> stepLength = positiveSeconds(value(args, ++i, arg), arg);
                 case "--pickups" -> pickups = positiveInt(value(args, ++i, arg), arg);
                 default -> {
+                    if (ChaosOptions.FLAGS.contains(arg)) {
+                        chaos = chaos.with(arg, value(args, ++i, arg));
+                        continue;
+                    }
                     if (arg.startsWith("-") || scenario != null) {
                         throw new UsageException("unexpected argument: " + arg);
                     }
@@ -83,13 +89,21 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
         if (scenario == null) {
             throw new UsageException("name a scenario");
         }
+        if (chaos.restartCommand().isPresent() && jdbcUrl == null) {
+            throw new UsageException("--pg-restart-command is for a server given by --jdbc-url; the embedded one"
+                    + " restarts without it");
+        }
+        if (jdbcUrl != null && chaos.restartCommand().isEmpty() && chaos.restarts().orElse(0) > 0) {
+            throw new UsageException("--restarts needs --pg-restart-command for a server given by --jdbc-url");
+        }
         return new BenchOptions(scenario, Optional.ofNullable(jdbcUrl),
                 repetitions != null ? repetitions : smoke ? 1 : DEFAULT_REPETITIONS,
                 measurement != null ? measurement : smoke ? SMOKE_MEASUREMENT : DEFAULT_MEASUREMENT,
                 smoke, out != null ? out : repositoryRoot().resolve(smoke ? SMOKE_RESULTS : RESULTS),
                 messages == null ? OptionalLong.empty() : OptionalLong.of(messages),
                 competitorMessages == null ? OptionalLong.empty() : OptionalLong.of(competitorMessages), rates,
-                Optional.ofNullable(stepLength), pickups == null ? OptionalInt.empty() : OptionalInt.of(pickups));
+                Optional.ofNullable(stepLength), pickups == null ? OptionalInt.empty() : OptionalInt.of(pickups),
+                chaos);
     }
 
     static String usage(Collection<String> scenarios) {
@@ -113,7 +127,21 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 "  --rates        sustained: the ladder in msg/s (default 5000,10000,20000,40000; smoke 500)",
                 "  --step-seconds sustained: seconds per step (default 30; smoke 3); latency: seconds per rate"
                         + " (default 20; smoke 2)",
-                "  --pickups      latency: pickups after idle per claimPollRate (default 30; smoke 3)");
+                "  --pickups      latency: pickups after idle per claimPollRate (default 30; smoke 3)",
+                "  chaos:         [--consumers N] [--rate R] [--kills N] [--storms N] [--restarts N] [--seed S]"
+                        + " [--pg-restart-command CMD]",
+                "  --consumers    consumer processes (default " + ChaosScenario.DEFAULT_CONSUMERS + "; smoke "
+                        + ChaosScenario.SMOKE_CONSUMERS + "); --messages: messages produced (default "
+                        + ChaosScenario.DEFAULT_MESSAGES + "; smoke " + ChaosScenario.SMOKE_MESSAGES + ")",
+                "  --rate         messages produced per second (default " + ChaosScenario.DEFAULT_RATE + "; smoke "
+                        + ChaosScenario.SMOKE_RATE + "); the fault window is messages / rate",
+                "  --kills, --storms, --restarts  faults in the window (default one kill per "
+                        + ChaosScenario.SECONDS_PER_KILL.toSeconds() + " s, at least 2; one storm per "
+                        + ChaosScenario.SECONDS_PER_STORM.toSeconds() + " s and one restart per "
+                        + ChaosScenario.SECONDS_PER_RESTART.toSeconds() + " s, at least 1)",
+                "  --seed         seed of the message mix and the fault schedule (default: random, printed)",
+                "  --pg-restart-command  with --jdbc-url: the shell command that restarts that server"
+                        + " (without it a given server is not restarted)");
     }
 
     /** The nearest directory from the working directory up that holds {@code bench/pom.xml}, else the working one. */
@@ -134,7 +162,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
         return args[index];
     }
 
-    private static int positiveInt(String text, String flag) throws UsageException {
+    static int positiveInt(String text, String flag) throws UsageException {
         try {
             int value = Integer.parseInt(text);
             if (value >= 1) {

@@ -15,12 +15,26 @@ enum Metric {
     BACKLOG_GROWTH("backlog growth", "%,.0f"),
     /** 1 when a step met its pass criteria, else 0; its median over the repetitions. */
     PASSED("passed", "%.0f"),
-    /** Successes of a lower id after a higher id of the same key (the {@code keys} scenario, ordered). */
+    /** Successes of a lower id after a higher id of the same key (the {@code keys} scenario, ordered; chaos). */
     ORDER_VIOLATIONS("order violations", "%,.0f"),
-    /** Handler entries while another message of the same key was running (the {@code keys} scenario). */
+    /** Handler entries while another message of the same key was running (the {@code keys} scenario; chaos). */
     OVERLAPS("overlaps", "%,.0f"),
     /** Message ids handled successfully more than once (the {@code keys} scenario). */
-    DOUBLE_RUNS("double runs", "%,.0f");
+    DOUBLE_RUNS("double runs", "%,.0f"),
+    /** Messages produced (chaos). */
+    PRODUCED("produced", "%,.0f"),
+    /** Messages that reached their configured outcome: a success, or dead-lettered for a poison one (chaos). */
+    HANDLED("handled", "%,.0f"),
+    /** Handler runs recorded, failures and re-runs included (chaos). */
+    RUNS("handler runs", "%,.0f"),
+    /** Consumer processes SIGKILLed (chaos). */
+    KILLS("kills", "%,.0f"),
+    /** Consumer backends terminated by {@code pg_terminate_backend} over every storm (chaos). */
+    BACKENDS_TERMINATED("backends terminated", "%,.0f"),
+    /** PostgreSQL restarts (chaos). */
+    RESTARTS("restarts", "%,.0f"),
+    /** Runs of a message after its first successful run started (chaos): expected after kills, not failed. */
+    DUPLICATES("duplicates", "%,.0f");
 
     private final String heading;
     private final String pattern;

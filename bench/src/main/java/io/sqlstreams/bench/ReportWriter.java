@@ -43,19 +43,27 @@ final class ReportWriter {
                 .append("\n\n");
         out.append("**Result: ").append(report.passed() ? "PASSED" : "FAILED").append("**")
                 .append(report.failure().map(f -> " — the scenario failed: " + f).orElse(""))
-                .append(report.ledgersPassed() ? "" : " — LEDGER CHECK FAILED").append("\n\n");
-        out.append("- Started ").append(report.startedAt()).append("; ").append(options.repetitions())
-                .append(options.repetitions() == 1 ? " repetition" : " repetitions").append(" of ")
-                .append(seconds(options.measurement().toMillis())).append(" per measurement")
-                .append(options.smoke() ? " (**smoke run**: proves the harness works, the figures mean nothing)"
-                        : "").append(".\n");
-        out.append("- Every figure is the median (min – max) over the repetitions; every percentage is of the"
-                + " same run's baseline median.\n");
+                .append(report.ledgersPassed() ? "" : " — LEDGER CHECK FAILED")
+                .append(report.invariantsPassed() ? "" : " — INVARIANT BROKEN").append("\n\n");
+        String smoke = options.smoke() ? " (**smoke run**: proves the harness works, the figures mean nothing)" : "";
+        if (report.baselines().isPresent()) {
+            out.append("- Started ").append(report.startedAt()).append("; ").append(options.repetitions())
+                    .append(options.repetitions() == 1 ? " repetition" : " repetitions").append(" of ")
+                    .append(seconds(options.measurement().toMillis())).append(" per measurement").append(smoke)
+                    .append(".\n");
+            out.append("- Every figure is the median (min – max) over the repetitions; every percentage is of the"
+                    + " same run's baseline median.\n");
+        } else {
+            out.append("- Started ").append(report.startedAt()).append("; one run, no raw-SQL baselines (this"
+                    + " scenario checks behaviour, not speed)").append(smoke).append(".\n");
+        }
         out.append("- Payload: ").append(count(BenchPayload.TARGET_BYTES)).append("-byte JSON (`BenchPayload` through"
                 + " JSON-B); every commit durable.\n\n");
         environment(out, report.environment());
-        out.append("## Baselines (raw SQL, no library, same run)\n\n");
-        figureTable(out, report.baselines().all(), Map.of());
+        report.baselines().ifPresent(baselines -> {
+            out.append("## Baselines (raw SQL, no library, same run)\n\n");
+            figureTable(out, baselines.all(), Map.of());
+        });
         report.failure().ifPresent(failure -> out.append("## ").append(report.scenario().name())
                 .append("\n\n**FAILED:** ").append(failure).append("\n\n"));
         report.result().filter(result -> !result.figures().isEmpty()).ifPresent(result -> {
@@ -63,6 +71,8 @@ final class ReportWriter {
             figureTable(out, result.figures(), result.comparisons().stream()
                     .collect(Collectors.toMap(Comparison::subject, Function.identity())));
         });
+        report.result().filter(result -> !result.invariants().isEmpty()).ifPresent(result -> invariants(out,
+                result.invariants()));
         report.result().filter(result -> !result.notes().isEmpty()).ifPresent(result -> {
             out.append("### Notes\n\n");
             result.notes().forEach(note -> out.append("- ").append(note).append('\n'));
@@ -115,6 +125,19 @@ final class ReportWriter {
                 cells.addAll(List.of("–", "–"));
             }
             row(out, cells);
+        }
+        out.append('\n');
+    }
+
+    private static void invariants(StringBuilder out, List<Invariant> invariants) {
+        boolean passed = invariants.stream().allMatch(Invariant::passed);
+        out.append("### Invariants: ").append(passed ? "PASSED" : "**BROKEN**").append("\n\n");
+        row(out, List.of("invariant", "count", "result", "meaning"));
+        row(out, List.of("---", "---:", "---", "---"));
+        for (Invariant invariant : invariants) {
+            row(out, List.of(invariant.name(), count(invariant.count()),
+                    invariant.passed() ? invariant.verdict() : "**" + invariant.verdict() + "**",
+                    invariant.meaning()));
         }
         out.append('\n');
     }

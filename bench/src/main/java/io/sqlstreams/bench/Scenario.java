@@ -10,4 +10,12 @@ interface Scenario {
     String title();
 
     ScenarioResult run(BenchContext context) throws Exception;
+
+    /**
+     * Whether the run measures the raw-SQL baselines before this scenario. A scenario that checks behaviour
+     * rather than speed (the chaos lab) holds nothing against them and skips them.
+     */
+    default boolean measuresBaselines() {
+        return true;
+    }
 }

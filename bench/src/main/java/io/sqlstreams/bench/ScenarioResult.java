@@ -9,16 +9,27 @@ import java.util.List;
  * @param comparisons the figures held against the baselines
  * @param notes       lines printed under the scenario's table: what was run how, derived ratios, failures of
  *                    a part that could not be measured
+ * @param invariants  promises checked outright (the chaos lab's ledger); any broken one fails the run
  */
-record ScenarioResult(List<Figure> figures, List<Comparison> comparisons, List<String> notes) {
+record ScenarioResult(List<Figure> figures, List<Comparison> comparisons, List<String> notes,
+                      List<Invariant> invariants) {
 
     ScenarioResult {
         figures = List.copyOf(figures);
         comparisons = List.copyOf(comparisons);
         notes = List.copyOf(notes);
+        invariants = List.copyOf(invariants);
+    }
+
+    ScenarioResult(List<Figure> figures, List<Comparison> comparisons, List<String> notes) {
+        this(figures, comparisons, notes, List.of());
     }
 
     ScenarioResult(List<Figure> figures, List<Comparison> comparisons) {
         this(figures, comparisons, List.of());
+    }
+
+    boolean invariantsPassed() {
+        return invariants.stream().allMatch(Invariant::passed);
     }
 }

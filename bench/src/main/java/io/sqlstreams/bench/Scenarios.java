@@ -6,7 +6,8 @@ import java.util.Optional;
 /** Every scenario the harness can run, by name. */
 final class Scenarios {
     private static final List<Scenario> ALL = List.of(new BaselineScenario(), new ProduceScenario(),
-            new DrainScenario(), new SustainedScenario(), new LatencyScenario(), new KeysScenario());
+            new DrainScenario(), new SustainedScenario(), new LatencyScenario(), new KeysScenario(),
+            new ChaosScenario());
 
     private Scenarios() {
     }

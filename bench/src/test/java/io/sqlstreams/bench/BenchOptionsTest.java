@@ -54,6 +54,41 @@ class BenchOptionsTest {
     }
 
     @Test
+    void chaosFlagsAreOptionalAndParsed() throws Exception {
+        BenchOptions none = BenchOptions.parse(new String[] {"chaos"});
+        BenchOptions told = BenchOptions.parse(new String[] {"chaos", "--consumers", "3", "--rate", "50", "--kills",
+                "0", "--storms", "2", "--restarts", "1", "--seed", "-17", "--jdbc-url", "jdbc:postgresql://db/x",
+                "--pg-restart-command", "systemctl restart pg"});
+
+        assertThat(none.chaos()).isEqualTo(ChaosOptions.none());
+        assertThat(told.chaos().consumers()).hasValue(3);
+        assertThat(told.chaos().rate()).hasValue(50);
+        assertThat(told.chaos().kills()).hasValue(0);
+        assertThat(told.chaos().storms()).hasValue(2);
+        assertThat(told.chaos().restarts()).hasValue(1);
+        assertThat(told.chaos().seed()).hasValue(-17);
+        assertThat(told.chaos().restartCommand()).contains("systemctl restart pg");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--consumers", "0"}))
+                .hasMessageContaining("--consumers");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--kills", "-1"}))
+                .hasMessageContaining("--kills needs a whole number of at least 0");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--seed", "x"}))
+                .hasMessageContaining("--seed");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--pg-restart-command", " "}))
+                .hasMessageContaining("--pg-restart-command needs a command");
+    }
+
+    @Test
+    void aGivenServerIsRestartedOnlyThroughItsCommandAndTheEmbeddedOneNeedsNone() throws Exception {
+        assertThat(BenchOptions.parse(new String[] {"chaos", "--jdbc-url", "jdbc:postgresql://db/x"}).chaos()
+                .restarts()).as("restarts left to the default: none for a given server").isEmpty();
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--jdbc-url", "jdbc:postgresql://db/x",
+                "--restarts", "1"})).hasMessageContaining("--restarts needs --pg-restart-command");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--pg-restart-command", "true"}))
+                .hasMessageContaining("--pg-restart-command is for a server given by --jdbc-url");
+    }
+
+    @Test
     void badCommandLinesAreRefused() {
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {})).hasMessageContaining("scenario");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"produce", "--repetitions", "0"}))

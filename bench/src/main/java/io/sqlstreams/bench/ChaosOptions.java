@@ -1,0 +1,78 @@
+package io.sqlstreams.bench;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * The {@code chaos} scenario's flags; every one is optional and the scenario picks its defaults (smoke or not).
+ *
+ * @param consumers      {@code --consumers}: consumer processes running at once
+ * @param rate           {@code --rate}: messages produced per second
+ * @param kills          {@code --kills}: consumer processes SIGKILLed during the fault window
+ * @param storms         {@code --storms}: backend termination storms during the fault window
+ * @param restarts       {@code --restarts}: PostgreSQL restarts during the fault window
+ * @param seed           {@code --seed}: the seed of the message mix and the fault schedule
+ * @param restartCommand {@code --pg-restart-command}: for a server given by {@code --jdbc-url}, the shell command
+ *                       that restarts it; without one a given server is never restarted
+ */
+record ChaosOptions(OptionalInt consumers, OptionalInt rate, OptionalInt kills, OptionalInt storms,
+                    OptionalInt restarts, OptionalLong seed, Optional<String> restartCommand) {
+
+    static final List<String> FLAGS = List.of("--consumers", "--rate", "--kills", "--storms", "--restarts",
+            "--seed", "--pg-restart-command");
+
+    static ChaosOptions none() {
+        return new ChaosOptions(OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(),
+                OptionalInt.empty(), OptionalLong.empty(), Optional.empty());
+    }
+
+    /** These options with {@code flag} (one of {@link #FLAGS}) set to {@code value}. */
+    ChaosOptions with(String flag, String value) throws BenchOptions.UsageException {
+        return switch (flag) {
+            case "--consumers" -> new ChaosOptions(OptionalInt.of(BenchOptions.positiveInt(value, flag)), rate,
+                    kills, storms, restarts, seed, restartCommand);
+            case "--rate" -> new ChaosOptions(consumers, OptionalInt.of(BenchOptions.positiveInt(value, flag)),
+                    kills, storms, restarts, seed, restartCommand);
+            case "--kills" -> new ChaosOptions(consumers, rate, OptionalInt.of(count(value, flag)), storms,
+                    restarts, seed, restartCommand);
+            case "--storms" -> new ChaosOptions(consumers, rate, kills, OptionalInt.of(count(value, flag)),
+                    restarts, seed, restartCommand);
+            case "--restarts" -> new ChaosOptions(consumers, rate, kills, storms,
+                    OptionalInt.of(count(value, flag)), seed, restartCommand);
+            case "--seed" -> new ChaosOptions(consumers, rate, kills, storms, restarts,
+                    OptionalLong.of(seed(value, flag)), restartCommand);
+            case "--pg-restart-command" -> new ChaosOptions(consumers, rate, kills, storms, restarts, seed,
+                    Optional.of(command(value, flag)));
+            default -> throw new IllegalArgumentException("not a chaos flag: " + flag);
+        };
+    }
+
+    private static int count(String text, String flag) throws BenchOptions.UsageException {
+        try {
+            int value = Integer.parseInt(text);
+            if (value >= 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new BenchOptions.UsageException(flag + " needs a whole number of at least 0, not " + text);
+    }
+
+    private static long seed(String text, String flag) throws BenchOptions.UsageException {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new BenchOptions.UsageException(flag + " needs a whole number, not " + text);
+        }
+    }
+
+    private static String command(String text, String flag) throws BenchOptions.UsageException {
+        if (text.isBlank()) {
+            throw new BenchOptions.UsageException(flag + " needs a command");
+        }
+        return text;
+    }
+}
