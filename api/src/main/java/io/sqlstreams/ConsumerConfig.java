@@ -108,7 +108,7 @@ public record ConsumerConfig(MessageOptions message, MessageOptions messageMin, 
     public void validate() {
         Violations violations = new Violations();
         if (message != null) {
-            violations.notNegative("message.timeout", message.timeout());
+            violations.timing("message.timeout", message.timeout());
         }
         resolvedMessage().retry().collectResolvedViolations(violations, "message.retry");
         if (messageMin != null) {
@@ -117,7 +117,7 @@ public record ConsumerConfig(MessageOptions message, MessageOptions messageMin, 
         if (messageMax != null) {
             messageMax.collectViolations(violations, "messageMax");
         }
-        violations.notNegative("exceptionInitialBackoff", exceptionInitialBackoff);
+        violations.timing("exceptionInitialBackoff", exceptionInitialBackoff);
         violations.atLeast("maxRangeReclaims", maxRangeReclaims, 1);
         if (bindings != null) {
             for (int i = 0; i < bindings.size(); i++) {

@@ -141,7 +141,8 @@ public record MessageOptions(Concurrency concurrency, Duration timeout, RetryPol
 
     /**
      * Checks a sparse document as a message, producer or group stores it: the timeout and every retry
-     * field non-negative, and maxDelay not below baseDelay when both are set.
+     * field non-negative, durations no longer than {@link Limits#LONGEST_TIMING}, and maxDelay not below
+     * baseDelay when both are set.
      *
      * @throws InvalidConfigurationException (SQL0108) listing every broken rule
      */
@@ -152,7 +153,7 @@ public record MessageOptions(Concurrency concurrency, Duration timeout, RetryPol
     }
 
     void collectViolations(Violations violations, String path) {
-        violations.notNegative(path + ".timeout", timeout);
+        violations.timing(path + ".timeout", timeout);
         if (retry != null) {
             retry.collectSparseViolations(violations, path + ".retry");
         }

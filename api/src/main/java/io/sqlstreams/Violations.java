@@ -26,6 +26,24 @@ final class Violations {
         require(value == null || value >= 0, property, value, "must not be negative");
     }
 
+    /** At most {@code bound}; an absent value passes. */
+    void atMost(String property, Duration value, Duration bound) {
+        require(value == null || value.compareTo(bound) <= 0, property, value,
+                "must be at most " + bound + " (" + bound.toDays() + " days)");
+    }
+
+    /** A timeout, margin, interval or delay: not negative and at most {@link Limits#LONGEST_TIMING}. */
+    void timing(String property, Duration value) {
+        notNegative(property, value);
+        atMost(property, value, Limits.LONGEST_TIMING);
+    }
+
+    /** How long a stream keeps something: not negative and at most {@link Limits#LONGEST_AGE}. */
+    void age(String property, Duration value) {
+        notNegative(property, value);
+        atMost(property, value, Limits.LONGEST_AGE);
+    }
+
     void atLeast(String property, Integer value, int minimum) {
         require(value == null || value >= minimum, property, value, "must be at least " + minimum);
     }
