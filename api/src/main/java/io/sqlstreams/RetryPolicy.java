@@ -139,6 +139,15 @@ public record RetryPolicy(Integer maxRetries, Integer maxDelays, Duration baseDe
         }
     }
 
+    /** Every field of these floors against the same field of {@code ceiling}. */
+    void collectFloorViolations(Violations violations, String path, RetryPolicy ceiling, String ceilingPath) {
+        violations.notAbove(path + ".maxRetries", maxRetries, ceilingPath + ".maxRetries", ceiling.maxRetries);
+        violations.notAbove(path + ".maxDelays", maxDelays, ceilingPath + ".maxDelays", ceiling.maxDelays);
+        violations.notAbove(path + ".baseDelay", baseDelay, ceilingPath + ".baseDelay", ceiling.baseDelay);
+        violations.notAbove(path + ".maxDelay", maxDelay, ceilingPath + ".maxDelay", ceiling.maxDelay);
+        violations.notAbove(path + ".exponent", exponent, ceilingPath + ".exponent", ceiling.exponent);
+    }
+
     /**
      * The sleep before zero-based {@code attempt}: baseDelay × exponent<sup>attempt</sup>, capped at
      * maxDelay (when set) and never negative. It does not stop at maxRetries. A negative attempt divides

@@ -1,5 +1,6 @@
 package io.sqlstreams;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,27 @@ final class Violations {
     void age(String property, Duration value) {
         notNegative(property, value);
         atMost(property, value, Limits.LONGEST_AGE);
+    }
+
+    /** A floor not above its ceiling; as in clamping, an absent, zero or negative ceiling does not constrain. */
+    void notAbove(String property, Duration floor, String ceilingProperty, Duration ceiling) {
+        notAbove(property, floor, ceilingProperty, ceiling, ceiling != null && !ceiling.isNegative() && !ceiling.isZero());
+    }
+
+    void notAbove(String property, Integer floor, String ceilingProperty, Integer ceiling) {
+        notAbove(property, floor, ceilingProperty, ceiling, ceiling != null && ceiling > 0);
+    }
+
+    private <T extends Comparable<T>> void notAbove(String property, T floor, String ceilingProperty, T ceiling,
+                                                    boolean constrains) {
+        require(floor == null || !constrains || floor.compareTo(ceiling) <= 0, property, floor,
+                "must not be above its ceiling " + ceilingProperty + " (" + ceiling
+                        + "; an unset ceiling is the group's message default)");
+    }
+
+    /** Text that UTF-8 can carry and a key can hold: no control character and no lone UTF-16 surrogate. */
+    static boolean storableText(String text) {
+        return text.chars().noneMatch(Character::isISOControl) && StandardCharsets.UTF_8.newEncoder().canEncode(text);
     }
 
     void atLeast(String property, Integer value, int minimum) {
