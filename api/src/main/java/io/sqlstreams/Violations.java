@@ -47,7 +47,8 @@ final class Violations {
 
     /** A floor not above its ceiling; as in clamping, an absent, zero or negative ceiling does not constrain. */
     void notAbove(String property, Duration floor, String ceilingProperty, Duration ceiling) {
-        notAbove(property, floor, ceilingProperty, ceiling, ceiling != null && !ceiling.isNegative() && !ceiling.isZero());
+        boolean positive = ceiling != null && !ceiling.isNegative() && !ceiling.isZero();
+        notAbove(property, floor, ceilingProperty, ceiling, positive);
     }
 
     void notAbove(String property, Integer floor, String ceilingProperty, Integer ceiling) {
@@ -63,7 +64,8 @@ final class Violations {
 
     /** Text that UTF-8 can carry and a key can hold: no control character and no lone UTF-16 surrogate. */
     static boolean storableText(String text) {
-        return text.chars().noneMatch(Character::isISOControl) && StandardCharsets.UTF_8.newEncoder().canEncode(text);
+        return text.chars().noneMatch(Character::isISOControl)
+                && StandardCharsets.UTF_8.newEncoder().canEncode(text);
     }
 
     void atLeast(String property, Integer value, int minimum) {

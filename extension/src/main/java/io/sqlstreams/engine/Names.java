@@ -5,6 +5,7 @@ import java.util.regex.Pattern;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.InvalidNameException;
+import io.sqlstreams.Quoting;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.codec.Utf16;
 
@@ -22,8 +23,8 @@ public final class Names {
     public static String userStream(String name) {
         String checked = resource("stream", name);
         if (checked.startsWith(SYSTEM_PREFIX)) {
-            throw new SqlStreamsException(Code.SQL0009, "stream name \"" + name + "\" uses the reserved prefix "
-                    + SYSTEM_PREFIX);
+            throw new SqlStreamsException(Code.SQL0009, "stream name " + Quoting.quote(name)
+                    + " uses the reserved prefix " + SYSTEM_PREFIX);
         }
         return checked;
     }
