@@ -103,8 +103,8 @@ public record ConsumerConfig(MessageOptions message, MessageOptions messageMin, 
     }
 
     /**
-     * Checks the declaration: sparse message documents, the resolved retry policy, no floor above its
-     * resolved ceiling, durations within {@link Limits}, at least one reclaim, and binding patterns that are
+     * Checks the declaration: sparse message documents, the resolved retry policy, no messageMin field
+     * above the same messageMax field, durations within {@link Limits}, at least one reclaim, and binding patterns that are
      * neither blank nor hold a control character or a lone surrogate.
      *
      * @throws InvalidConfigurationException (SQL0108) listing every broken rule
@@ -117,10 +117,12 @@ public record ConsumerConfig(MessageOptions message, MessageOptions messageMin, 
         resolvedMessage().retry().collectResolvedViolations(violations, "message.retry");
         if (messageMin != null) {
             messageMin.collectViolations(violations, "messageMin");
-            messageMin.collectFloorViolations(violations, "messageMin", resolvedMessageMax(), "messageMax");
         }
         if (messageMax != null) {
             messageMax.collectViolations(violations, "messageMax");
+        }
+        if (messageMin != null && messageMax != null) {
+            messageMin.collectFloorViolations(violations, "messageMin", messageMax, "messageMax");
         }
         violations.timing("exceptionInitialBackoff", exceptionInitialBackoff);
         violations.atLeast("maxRangeReclaims", maxRangeReclaims, 1);

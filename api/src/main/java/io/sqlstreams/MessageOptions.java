@@ -162,7 +162,7 @@ public record MessageOptions(Concurrency concurrency, Duration timeout, RetryPol
                 "must lie from " + Limits.EARLIEST_SCHEDULED_AT + " to " + Limits.LATEST_SCHEDULED_AT);
     }
 
-    /** Every field of these floors against the same field of {@code ceiling}, the resolved ceilings. */
+    /** Every field of these floors against the same field of {@code ceiling}, where both are set. */
     void collectFloorViolations(Violations violations, String path, MessageOptions ceiling, String ceilingPath) {
         violations.notAbove(path + ".timeout", timeout, ceilingPath + ".timeout", ceiling.timeout);
         if (retry != null && ceiling.retry != null) {

@@ -58,8 +58,7 @@ final class Violations {
     private <T extends Comparable<T>> void notAbove(String property, T floor, String ceilingProperty, T ceiling,
                                                     boolean constrains) {
         require(floor == null || !constrains || floor.compareTo(ceiling) <= 0, property, floor,
-                "must not be above its ceiling " + ceilingProperty + " (" + ceiling
-                        + "; an unset ceiling is the group's message default)");
+                "must not be above its ceiling " + ceilingProperty + " (" + ceiling + ")");
     }
 
     /** Text that UTF-8 can carry and a key can hold: no control character and no lone UTF-16 surrogate. */
