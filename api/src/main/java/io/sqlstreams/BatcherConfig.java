@@ -53,6 +53,7 @@ public record BatcherConfig(Integer maxSize, Integer concurrencyLimit, Duration 
     void collectViolations(Violations violations, String path) {
         violations.atLeast(path + ".maxSize", maxSize, 1);
         violations.atLeast(path + ".concurrencyLimit", concurrencyLimit, 1);
-        violations.notNegative(path + ".attemptTimeout", attemptTimeout);
+        violations.timing(path + ".attemptTimeout", attemptTimeout);
+        violations.atMost(path + ".shutdownGrace", shutdownGrace, Limits.LONGEST_TIMING);
     }
 }

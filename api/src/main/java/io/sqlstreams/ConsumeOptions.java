@@ -151,8 +151,8 @@ public record ConsumeOptions(Integer batchLimit, Integer queueSize, Integer mess
     }
 
     /**
-     * Checks every option: counts at least 1, durations not negative, and a queue no smaller than the
-     * batch it buffers.
+     * Checks every option: counts at least 1, durations neither negative nor longer than
+     * {@link Limits#LONGEST_TIMING}, and a queue no smaller than the batch it buffers.
      *
      * @throws InvalidConfigurationException (SQL0108) listing every broken rule
      */
@@ -161,15 +161,15 @@ public record ConsumeOptions(Integer batchLimit, Integer queueSize, Integer mess
         violations.atLeast("batchLimit", batchLimit, 1);
         violations.atLeast("queueSize", queueSize, 1);
         violations.atLeast("messageConcurrency", messageConcurrency, 1);
-        violations.notNegative("claimPollRate", claimPollRate);
-        violations.notNegative("queueMargin", queueMargin);
-        violations.notNegative("recordMargin", recordMargin);
-        violations.notNegative("timeoutGrace", timeoutGrace);
-        violations.notNegative("slowDispatchThreshold", slowDispatchThreshold);
-        violations.notNegative("instanceTtl", instanceTtl);
-        violations.notNegative("bindingRetryInterval", bindingRetryInterval);
-        violations.notNegative("configRefreshInterval", configRefreshInterval);
-        violations.notNegative("shutdownTimeout", shutdownTimeout);
+        violations.timing("claimPollRate", claimPollRate);
+        violations.timing("queueMargin", queueMargin);
+        violations.timing("recordMargin", recordMargin);
+        violations.timing("timeoutGrace", timeoutGrace);
+        violations.timing("slowDispatchThreshold", slowDispatchThreshold);
+        violations.timing("instanceTtl", instanceTtl);
+        violations.timing("bindingRetryInterval", bindingRetryInterval);
+        violations.timing("configRefreshInterval", configRefreshInterval);
+        violations.timing("shutdownTimeout", shutdownTimeout);
         if (queueSize != null && queueSize >= 1 && resolvedBatchLimit() >= 1) {
             violations.require(queueSize >= resolvedBatchLimit(), "queueSize", queueSize,
                     "must be at least batchLimit (" + resolvedBatchLimit()

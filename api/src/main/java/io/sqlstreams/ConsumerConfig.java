@@ -1,6 +1,8 @@
 package io.sqlstreams;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -45,7 +47,8 @@ public record ConsumerConfig(MessageOptions message, MessageOptions messageMin, 
     private static final ConsumerConfig DEFAULTS = new ConsumerConfig(null, null, null, null, null, null, null, null);
 
     public ConsumerConfig {
-        bindings = bindings == null ? null : List.copyOf(bindings);
+        // not List.copyOf: a null pattern is a violation validate() reports, not a NullPointerException here
+        bindings = bindings == null ? null : Collections.unmodifiableList(new ArrayList<>(bindings));
         exceptionInitialBackoff = Unset.ifZero(exceptionInitialBackoff);
         maxRangeReclaims = Unset.ifZero(maxRangeReclaims);
     }
@@ -100,15 +103,16 @@ public record ConsumerConfig(MessageOptions message, MessageOptions messageMin, 
     }
 
     /**
-     * Checks the declaration: sparse message documents, the resolved retry policy, non-negative backoff,
-     * at least one reclaim, and no blank binding pattern.
+     * Checks the declaration: sparse message documents, the resolved retry policy, no messageMin field
+     * above the same messageMax field, durations within {@link Limits}, at least one reclaim, and binding patterns that are
+     * neither blank nor hold a control character or a lone surrogate.
      *
      * @throws InvalidConfigurationException (SQL0108) listing every broken rule
      */
     public void validate() {
         Violations violations = new Violations();
         if (message != null) {
-            violations.notNegative("message.timeout", message.timeout());
+            violations.timing("message.timeout", message.timeout());
         }
         resolvedMessage().retry().collectResolvedViolations(violations, "message.retry");
         if (messageMin != null) {
@@ -117,13 +121,18 @@ public record ConsumerConfig(MessageOptions message, MessageOptions messageMin, 
         if (messageMax != null) {
             messageMax.collectViolations(violations, "messageMax");
         }
-        violations.notNegative("exceptionInitialBackoff", exceptionInitialBackoff);
+        if (messageMin != null && messageMax != null) {
+            messageMin.collectFloorViolations(violations, "messageMin", messageMax, "messageMax");
+        }
+        violations.timing("exceptionInitialBackoff", exceptionInitialBackoff);
         violations.atLeast("maxRangeReclaims", maxRangeReclaims, 1);
         if (bindings != null) {
             for (int i = 0; i < bindings.size(); i++) {
                 String pattern = bindings.get(i);
                 violations.require(pattern != null && !pattern.isBlank(), "bindings[" + i + "]", pattern,
                         "must not be empty");
+                violations.require(pattern == null || Violations.storableText(pattern), "bindings[" + i + "]",
+                        pattern, "must not contain control characters or lone surrogates (no routing key holds them)");
             }
         }
         violations.throwIfAny();

@@ -8,7 +8,7 @@ public class InvalidNameException extends SqlStreamsException {
     private final String name;
 
     public InvalidNameException(String kind, String name, String rule) {
-        super(Code.SQL0109, "invalid " + kind + " name " + quote(name) + ": " + rule);
+        super(Code.SQL0109, "invalid " + kind + " name " + Quoting.quote(name) + ": " + rule);
         this.kind = kind;
         this.name = name;
     }
@@ -21,9 +21,5 @@ public class InvalidNameException extends SqlStreamsException {
     /** The rejected name as given (may be null). */
     public String name() {
         return name;
-    }
-
-    private static String quote(String name) {
-        return name == null ? "null" : '"' + name + '"';
     }
 }

@@ -47,9 +47,9 @@ public record JanitorConfig(Duration pollRate, Integer sweepBatchSize, Duration 
     }
 
     void collectViolations(Violations violations, String path) {
-        violations.notNegative(path + ".pollRate", pollRate);
+        violations.timing(path + ".pollRate", pollRate);
         violations.atLeast(path + ".sweepBatchSize", sweepBatchSize, 1);
-        violations.notNegative(path + ".cleanupTimeout", cleanupTimeout);
-        violations.notNegative(path + ".partialSweepGracePeriod", partialSweepGracePeriod);
+        violations.timing(path + ".cleanupTimeout", cleanupTimeout);
+        violations.age(path + ".partialSweepGracePeriod", partialSweepGracePeriod);
     }
 }

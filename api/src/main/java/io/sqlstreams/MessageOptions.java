@@ -141,7 +141,8 @@ public record MessageOptions(Concurrency concurrency, Duration timeout, RetryPol
 
     /**
      * Checks a sparse document as a message, producer or group stores it: the timeout and every retry
-     * field non-negative, and maxDelay not below baseDelay when both are set.
+     * field non-negative, durations no longer than {@link Limits#LONGEST_TIMING}, maxDelay not below
+     * baseDelay when both are set, and scheduledAt within the years {@link Limits} allows.
      *
      * @throws InvalidConfigurationException (SQL0108) listing every broken rule
      */
@@ -152,9 +153,20 @@ public record MessageOptions(Concurrency concurrency, Duration timeout, RetryPol
     }
 
     void collectViolations(Violations violations, String path) {
-        violations.notNegative(path + ".timeout", timeout);
+        violations.timing(path + ".timeout", timeout);
         if (retry != null) {
             retry.collectSparseViolations(violations, path + ".retry");
+        }
+        violations.require(scheduledAt == null || !scheduledAt.isBefore(Limits.EARLIEST_SCHEDULED_AT)
+                        && !scheduledAt.isAfter(Limits.LATEST_SCHEDULED_AT), path + ".scheduledAt", scheduledAt,
+                "must lie from " + Limits.EARLIEST_SCHEDULED_AT + " to " + Limits.LATEST_SCHEDULED_AT);
+    }
+
+    /** Every field of these floors against the same field of {@code ceiling}, where both are set. */
+    void collectFloorViolations(Violations violations, String path, MessageOptions ceiling, String ceilingPath) {
+        violations.notAbove(path + ".timeout", timeout, ceilingPath + ".timeout", ceiling.timeout);
+        if (retry != null && ceiling.retry != null) {
+            retry.collectFloorViolations(violations, path + ".retry", ceiling.retry, ceilingPath + ".retry");
         }
     }
 

@@ -29,12 +29,14 @@ public abstract sealed class Outcome extends SqlStreamsException permits Outcome
      * Run the delivery again after {@code after}, without counting a failure. The group's
      * {@code maxDelays} caps how often a delivery may be delayed before it dead-letters.
      *
-     * @throws InvalidConfigurationException (SQL0108) when {@code after} is null, zero or negative
+     * @throws InvalidConfigurationException (SQL0108) when {@code after} is null, zero, negative or longer than
+     *                                       {@link Limits#LONGEST_TIMING}
      */
     public static Delay delay(Duration after) {
-        if (after == null || after.isNegative() || after.isZero()) {
-            throw Violations.single("delay", after, "must be positive");
-        }
+        Violations violations = new Violations();
+        violations.require(after != null && !after.isNegative() && !after.isZero(), "delay", after, "must be positive");
+        violations.atMost("delay", after, Limits.LONGEST_TIMING);
+        violations.throwIfAny();
         return new Delay(after);
     }
 

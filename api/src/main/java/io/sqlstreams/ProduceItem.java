@@ -1,17 +1,14 @@
 package io.sqlstreams;
 
-import java.util.Objects;
-
 /**
  * One message of {@link Producer#produceBatch}.
  *
- * @param message the payload
+ * @param message the payload; produceBatch refuses a null one (SQL0097)
  * @param options its produce options
  */
 public record ProduceItem<T>(T message, ProduceOptions options) {
 
     public ProduceItem {
-        Objects.requireNonNull(message, "message");
         options = options == null ? ProduceOptions.none() : options;
     }
 

@@ -42,7 +42,7 @@ public record ProducerConfig(MessageOptions message, BatcherConfig batch, Durati
             message.collectViolations(violations, "message");
         }
         resolvedBatch().collectViolations(violations, "batch");
-        violations.notNegative("slowProduceThreshold", slowProduceThreshold);
+        violations.timing("slowProduceThreshold", slowProduceThreshold);
         violations.throwIfAny();
     }
 }

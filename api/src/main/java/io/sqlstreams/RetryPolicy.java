@@ -88,7 +88,8 @@ public record RetryPolicy(Integer maxRetries, Integer maxDelays, Duration baseDe
 
     /**
      * Checks a resolved policy (call {@link #withDefaults()} first): maxRetries ≥ 1, maxDelays ≥ 0,
-     * positive delays with maxDelay ≥ baseDelay, exponent ≥ 1, and a total sleep no longer than
+     * positive delays no longer than {@link Limits#LONGEST_TIMING} with maxDelay ≥ baseDelay, exponent ≥ 1,
+     * and a total sleep no longer than
      * {@link #LONGEST_TOTAL_DELAY}.
      *
      * @throws InvalidConfigurationException (SQL0108) listing every broken rule
@@ -107,6 +108,8 @@ public record RetryPolicy(Integer maxRetries, Integer maxDelays, Duration baseDe
                 "must be positive");
         violations.require(maxDelay != null && !maxDelay.isNegative(), path + ".maxDelay", maxDelay,
                 "must be positive");
+        violations.atMost(path + ".baseDelay", baseDelay, Limits.LONGEST_TIMING);
+        violations.atMost(path + ".maxDelay", maxDelay, Limits.LONGEST_TIMING);
         violations.require(exponent != null && exponent >= 1, path + ".exponent", exponent, "must be at least 1");
         boolean delaysValid = baseDelay != null && maxDelay != null && !baseDelay.isNegative()
                 && !maxDelay.isNegative();
@@ -120,17 +123,29 @@ public record RetryPolicy(Integer maxRetries, Integer maxDelays, Duration baseDe
         }
     }
 
-    /** Checks a sparse policy as stored on a message or a declaration: no field may be negative. */
+    /**
+     * Checks a sparse policy as stored on a message or a declaration: no field may be negative, nor a delay
+     * longer than {@link Limits#LONGEST_TIMING}.
+     */
     void collectSparseViolations(Violations violations, String path) {
         violations.notNegative(path + ".maxRetries", maxRetries);
         violations.notNegative(path + ".maxDelays", maxDelays);
-        violations.notNegative(path + ".baseDelay", baseDelay);
-        violations.notNegative(path + ".maxDelay", maxDelay);
+        violations.timing(path + ".baseDelay", baseDelay);
+        violations.timing(path + ".maxDelay", maxDelay);
         violations.notNegative(path + ".exponent", exponent);
         if (baseDelay != null && maxDelay != null && !baseDelay.isNegative() && !maxDelay.isNegative()) {
             violations.require(maxDelay.compareTo(baseDelay) >= 0, path + ".maxDelay", maxDelay,
                     "must not be shorter than baseDelay " + baseDelay);
         }
+    }
+
+    /** Every field of these floors against the same field of {@code ceiling}. */
+    void collectFloorViolations(Violations violations, String path, RetryPolicy ceiling, String ceilingPath) {
+        violations.notAbove(path + ".maxRetries", maxRetries, ceilingPath + ".maxRetries", ceiling.maxRetries);
+        violations.notAbove(path + ".maxDelays", maxDelays, ceilingPath + ".maxDelays", ceiling.maxDelays);
+        violations.notAbove(path + ".baseDelay", baseDelay, ceilingPath + ".baseDelay", ceiling.baseDelay);
+        violations.notAbove(path + ".maxDelay", maxDelay, ceilingPath + ".maxDelay", ceiling.maxDelay);
+        violations.notAbove(path + ".exponent", exponent, ceilingPath + ".exponent", ceiling.exponent);
     }
 
     /**

@@ -83,7 +83,8 @@ public record StreamConfig(Long partitionSize, Duration retentionTtl, boolean al
     }
 
     /**
-     * Checks the declaration: partition size at least 2, no negative duration, and the worker settings.
+     * Checks the declaration: partition size from 2 to {@link Limits#LARGEST_PARTITION_SIZE}, durations
+     * within {@link Limits}, and the worker settings.
      *
      * @throws InvalidConfigurationException (SQL0108) listing every broken rule
      */
@@ -91,9 +92,11 @@ public record StreamConfig(Long partitionSize, Duration retentionTtl, boolean al
         Violations violations = new Violations();
         violations.require(partitionSize == null || partitionSize >= MINIMUM_PARTITION_SIZE, "partitionSize",
                 partitionSize, "must be at least " + MINIMUM_PARTITION_SIZE);
-        violations.notNegative("retentionTtl", retentionTtl);
-        violations.notNegative("idempotencyKeyTtl", idempotencyKeyTtl);
-        violations.notNegative("emptyCompactionHeadTtl", emptyCompactionHeadTtl);
+        violations.require(partitionSize == null || partitionSize <= Limits.LARGEST_PARTITION_SIZE, "partitionSize",
+                partitionSize, "must be at most " + Limits.LARGEST_PARTITION_SIZE);
+        violations.age("retentionTtl", retentionTtl);
+        violations.age("idempotencyKeyTtl", idempotencyKeyTtl);
+        violations.age("emptyCompactionHeadTtl", emptyCompactionHeadTtl);
         resolvedJanitor().collectViolations(violations, "janitor");
         resolvedVacuum().collectViolations(violations, "vacuum");
         violations.throwIfAny();

@@ -32,7 +32,7 @@ public record VacuumConfig(Duration pollRate, Duration vacuumTimeout) {
     }
 
     void collectViolations(Violations violations, String path) {
-        violations.notNegative(path + ".pollRate", pollRate);
-        violations.notNegative(path + ".vacuumTimeout", vacuumTimeout);
+        violations.timing(path + ".pollRate", pollRate);
+        violations.timing(path + ".vacuumTimeout", vacuumTimeout);
     }
 }

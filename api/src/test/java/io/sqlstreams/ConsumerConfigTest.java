@@ -268,6 +268,33 @@ class ConsumerConfigTest {
         }
 
         @Test
+        void aFloorAboveItsCeilingIsRejectedFieldByField() {
+            ConsumerConfig config = ConsumerConfig.builder()
+                    .messageMin(new MessageOptions(null, s(60), new RetryPolicy(5, 4, s(10), s(20), 3), null))
+                    .messageMax(new MessageOptions(null, s(10), new RetryPolicy(2, 1, s(5), s(10), 2), null))
+                    .build();
+
+            InvalidConfigurationException thrown = assertViolations(config::validate, "messageMin.timeout",
+                    "messageMin.retry.maxRetries", "messageMin.retry.maxDelays", "messageMin.retry.baseDelay",
+                    "messageMin.retry.maxDelay", "messageMin.retry.exponent");
+            assertThat(thrown.violations()).filteredOn(v -> v.property().equals("messageMin.timeout")).singleElement()
+                    .satisfies(v -> assertThat(v.rule()).contains("messageMax.timeout").contains("PT10S"));
+        }
+
+        @Test
+        void aFloorAtItsCeilingOrBelowItIsAccepted() {
+            RetryPolicy retry = new RetryPolicy(2, 1, s(5), s(10), 2);
+            assertThatCode(ConsumerConfig.builder()
+                    .messageMin(new MessageOptions(null, s(10), retry, null))
+                    .messageMax(new MessageOptions(null, s(10), retry, null))
+                    .build()::validate).doesNotThrowAnyException();
+            assertThatCode(ConsumerConfig.builder()
+                    .messageMin(new MessageOptions(null, s(1), new RetryPolicy(1, null, Duration.ofMillis(1), null, 1),
+                            null))
+                    .build()::validate).doesNotThrowAnyException();
+        }
+
+        @Test
         void brokenBoundsAreReportedUnderTheirOwnPaths() {
             ConsumerConfig config = ConsumerConfig.builder()
                     .messageMin(timeout(s(-1)))
@@ -298,6 +325,23 @@ class ConsumerConfigTest {
             ConsumerConfig config = ConsumerConfig.builder().bindings(List.of("a.b")).build();
 
             assertThatThrownBy(() -> config.bindings().add("c.d")).isInstanceOf(UnsupportedOperationException.class);
+        }
+
+        @Test
+        void aNullPatternIsReportedByValidateNotThrownByTheConstructor() {
+            ConsumerConfig config = ConsumerConfig.builder().bindings(Arrays.asList("orders.*", null)).build();
+
+            assertThat(config.bindings()).containsExactly("orders.*", null);
+            assertViolations(config::validate, "bindings[1]");
+        }
+
+        @Test
+        void aPatternWithAControlCharacterOrALoneSurrogateIsRejected() {
+            ConsumerConfig config = ConsumerConfig.builder()
+                    .bindings(List.of("nul\u0000byte", "orders.*", "line\nbreak", "lone\uD800half", "emoji.😀"))
+                    .build();
+
+            assertViolations(config::validate, "bindings[0]", "bindings[2]", "bindings[3]");
         }
 
         @Test

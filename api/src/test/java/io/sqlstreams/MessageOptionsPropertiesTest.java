@@ -120,14 +120,14 @@ class MessageOptionsPropertiesTest {
         }
 
         /**
-         * A policy that validates after defaults: maxRetries ≤ 200 and delays ≤ 10 days, so 199 sleeps stay
-         * far below 2^63 ns; unset fields are left for withDefaults to fill.
+         * A policy that validates after defaults: maxRetries ≤ 200 and delays ≤ 7 days (the longest timing), so
+         * 199 sleeps stay far below 2^63 ns; unset fields are left for withDefaults to fill.
          */
         RetryPolicy validPolicy() {
             Integer maxRetries = chance(20) ? null : positive(200);
             Integer maxDelays = chance(50) ? null : random.nextInt(20);
             Duration base = chance(20) ? null : positiveDuration(86_400);
-            Duration cap = chance(20) ? null : positiveDuration(864_000);
+            Duration cap = chance(20) ? null : positiveDuration(Limits.LONGEST_TIMING.toSeconds() - 1);
             Integer exponent = chance(20) ? null : positive(10);
             RetryPolicy resolved = new RetryPolicy(maxRetries, maxDelays, base, cap, exponent).withDefaults();
             if (resolved.maxDelay().compareTo(resolved.baseDelay()) < 0) {

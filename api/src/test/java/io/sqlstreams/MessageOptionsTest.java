@@ -390,6 +390,19 @@ class MessageOptionsTest {
         }
 
         @Test
+        void aScheduledAtOutsideTheWritableYearsIsRejected() {
+            for (Instant outside : new Instant[] {Instant.MAX, Instant.MIN,
+                    Limits.LATEST_SCHEDULED_AT.plusNanos(1), Limits.EARLIEST_SCHEDULED_AT.minusNanos(1)}) {
+                InvalidConfigurationException thrown = assertViolations(
+                        new MessageOptions(null, null, null, outside)::validate, "message.scheduledAt");
+                assertThat(thrown.getMessage()).as("%s", outside).contains(Limits.LATEST_SCHEDULED_AT.toString());
+            }
+            for (Instant inside : new Instant[] {Limits.EARLIEST_SCHEDULED_AT, Limits.LATEST_SCHEDULED_AT}) {
+                assertThatCode(new MessageOptions(null, null, null, inside)::validate).doesNotThrowAnyException();
+            }
+        }
+
+        @Test
         void maxDelayAloneOrBaseDelayAloneIsNotCompared() {
             assertThatCode(() -> new MessageOptions(null, null, new RetryPolicy(null, null, s(10), null, null), null)
                     .validate()).doesNotThrowAnyException();

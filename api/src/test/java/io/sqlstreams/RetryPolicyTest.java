@@ -289,9 +289,9 @@ class RetryPolicyTest {
 
         @Test
         void totalSleepBeyondTheLongestDurationIsRejected() {
-            // 999 sleeps, most of them 1000 days: far beyond 2^63 ns (about 106,752 days)
+            // 19,999 sleeps, most of them 7 days: far beyond 2^63 ns (about 106,752 days)
             RetryPolicy policy =
-                    new RetryPolicy(1000, null, Duration.ofDays(1), Duration.ofDays(1000), null).withDefaults();
+                    new RetryPolicy(20_000, null, Duration.ofDays(1), Duration.ofDays(7), null).withDefaults();
 
             assertViolations(policy::validate, "retry");
         }
@@ -300,20 +300,23 @@ class RetryPolicyTest {
         void totalSleepExactlyAtTheLongestDurationIsAccepted() {
             Duration longest = RetryPolicy.LONGEST_TOTAL_DELAY;
             assertThat(longest).isEqualTo(Duration.ofNanos(Long.MAX_VALUE));
+            // 2^63 - 1 = (7 × 7 × 73 × 127) × (337 × 92,737 × 649,657): that many sleeps of a flat 5.6 h each
+            Duration sleep = Duration.ofNanos(337L * 92_737L * 649_657L);
+            int sleeps = 7 * 7 * 73 * 127;
 
-            RetryPolicy oneSleep = new RetryPolicy(2, null, longest, longest, 2);
-            RetryPolicy twoSleeps = new RetryPolicy(3, null, longest, longest, 2);
+            RetryPolicy exactly = new RetryPolicy(sleeps + 1, null, sleep, sleep, 1);
+            RetryPolicy oneMore = new RetryPolicy(sleeps + 2, null, sleep, sleep, 1);
 
-            assertThatCode(oneSleep::validate).doesNotThrowAnyException();
-            assertThat(oneSleep.calculateTotalDelay()).isEqualTo(longest);
-            assertViolations(twoSleeps::validate, "retry");
+            assertThatCode(exactly::validate).doesNotThrowAnyException();
+            assertThat(exactly.calculateTotalDelay()).isEqualTo(longest);
+            assertViolations(oneMore::validate, "retry");
         }
 
         @Test
-        void twoSleepsJustOverTheLongestDurationAreRejected() {
-            // 60,000 days twice is 120,000 days > 106,751.99 days
-            RetryPolicy policy = new RetryPolicy(3, null, Duration.ofDays(60_000), Duration.ofDays(60_000), 2);
-            RetryPolicy fits = new RetryPolicy(2, null, Duration.ofDays(100_000), Duration.ofDays(100_000), 2);
+        void sleepsJustOverTheLongestDurationAreRejected() {
+            // 15,251 sleeps of 7 days are 106,757 days > 106,751.99 days; 15,250 are 106,750 days
+            RetryPolicy policy = new RetryPolicy(15_252, null, Duration.ofDays(7), Duration.ofDays(7), 1);
+            RetryPolicy fits = new RetryPolicy(15_251, null, Duration.ofDays(7), Duration.ofDays(7), 1);
 
             assertViolations(policy::validate, "retry");
             assertThatCode(fits::validate).doesNotThrowAnyException();

@@ -81,15 +81,15 @@ class StreamAndProducerConfigTest {
         }
 
         @ParameterizedTest(name = "partitionSize {0} accepted")
-        @ValueSource(longs = {2, 3, 1_000_000, Long.MAX_VALUE})
-        void partitionSizeOfAtLeastTwoIsAccepted(long size) {
+        @ValueSource(longs = {2, 3, 1_000_000, Limits.LARGEST_PARTITION_SIZE})
+        void partitionSizeFromTwoToTheLargestIsAccepted(long size) {
             assertThatCode(() -> StreamConfig.builder().partitionSize(size).build().validate())
                     .doesNotThrowAnyException();
         }
 
         @ParameterizedTest(name = "partitionSize {0} rejected")
-        @ValueSource(longs = {1, -1, -5, Long.MIN_VALUE})
-        void partitionSizeBelowTwoIsRejected(long size) {
+        @ValueSource(longs = {1, -1, -5, Long.MIN_VALUE, Limits.LARGEST_PARTITION_SIZE + 1, Long.MAX_VALUE})
+        void partitionSizeOutsideTwoToTheLargestIsRejected(long size) {
             InvalidConfigurationException thrown =
                     assertViolations(StreamConfig.builder().partitionSize(size).build()::validate, "partitionSize");
 
@@ -393,7 +393,7 @@ class StreamAndProducerConfigTest {
         @Test
         void retryTooLongInTotalIsRejected() {
             ClientConfig config = ClientConfig.builder()
-                    .retry(new RetryPolicy(3, null, Duration.ofDays(60_000), Duration.ofDays(60_000), null)).build();
+                    .retry(new RetryPolicy(20_000, null, Duration.ofDays(7), Duration.ofDays(7), 1)).build();
 
             assertViolations(config::validate, "retry");
         }

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.Consumer;
+import io.sqlstreams.Quoting;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -49,8 +50,8 @@ final class ConsumerCommands {
 
         @Override
         String absence() {
-            return Code.SQL0014.id() + " consumer group \"" + names.group() + "\" is not registered on stream \""
-                    + names.stream() + "\"";
+            return Code.SQL0014.id() + " consumer group " + Quoting.quote(names.group())
+                    + " is not registered on stream " + Quoting.quote(names.stream());
         }
     }
 

@@ -5,6 +5,7 @@ import java.net.UnknownHostException;
 import java.sql.SQLException;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.Quoting;
 import io.sqlstreams.SqlStreamsException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -14,7 +15,8 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * Turns every failure into one line on standard error and an exit code ({@link ExitCodes}): a library error
- * starts with its code, a usage error with {@code usage:}. No stack traces.
+ * starts with its code, a usage error with {@code usage:}. No stack traces, and no line breaks from what a
+ * failure's text echoes (a mistyped argument, a server message): they are escaped ({@link Quoting#oneLine}).
  */
 final class ErrorReporter implements IParameterExceptionHandler, IExecutionExceptionHandler {
     private static final String CONNECTION_FAILURE_CLASS = "08";
@@ -22,7 +24,7 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
     @Override
     public int handleParseException(ParameterException failure, String[] args) {
         CommandLine command = failure.getCommandLine();
-        command.getErr().println("usage: " + failure.getMessage() + " (see '"
+        println(command.getErr(), "usage: " + failure.getMessage() + " (see '"
                 + command.getCommandSpec().qualifiedName() + " --help')");
         return ExitCodes.USAGE;
     }
@@ -31,21 +33,25 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
     public int handleExecutionException(Exception failure, CommandLine command, ParseResult parsed) {
         PrintWriter err = command.getErr();
         if (!(failure instanceof SqlStreamsException coded)) {
-            err.println("internal error: " + failure);
+            println(err, "internal error: " + failure);
             return ExitCodes.FAILED;
         }
         if (coded.code() == Code.SQL0110 && isConnectionFailure(coded)) {
-            err.println(Code.SQL0110.id() + " cannot reach PostgreSQL at "
+            println(err, Code.SQL0110.id() + " cannot reach PostgreSQL at "
                     + SqlStreamsCommand.of(command.getCommandSpec()).databaseLocation() + ": " + reason(coded));
             return ExitCodes.UNREACHABLE;
         }
-        err.println(coded.getMessage());
+        println(err, coded.getMessage());
         return switch (coded.code()) {
             case SQL0005, SQL0014 -> ExitCodes.ABSENT;
             case SQL0108, SQL0109 -> ExitCodes.USAGE;
             case SQL0110 -> ExitCodes.UNREACHABLE;
             default -> ExitCodes.FAILED;
         };
+    }
+
+    private static void println(PrintWriter err, String line) {
+        err.println(Quoting.oneLine(line));
     }
 
     private static boolean isConnectionFailure(Throwable failure) {

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.Quoting;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -40,8 +41,8 @@ final class ExplainCommand implements Callable<Integer> {
         Optional<Code> found = Code.find(code).or(() -> Arrays.stream(Code.values())
                 .filter(candidate -> candidate.title().equalsIgnoreCase(code.trim())).findFirst());
         if (found.isEmpty()) {
-            spec.commandLine().getErr().println("no diagnostic code or name \"" + code + "\": codes run from "
-                    + Code.values()[0].id() + " to " + Code.values()[Code.values().length - 1].id());
+            spec.commandLine().getErr().println("no diagnostic code or name " + Quoting.quote(code)
+                    + ": codes run from " + Code.values()[0].id() + " to " + Code.values()[Code.values().length - 1].id());
             return ExitCodes.ABSENT;
         }
         JsonObject entry = entry(found.get());

@@ -8,6 +8,7 @@ import java.util.Set;
 
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerInspection;
+import io.sqlstreams.Quoting;
 import io.sqlstreams.engine.codec.DurationText;
 import io.sqlstreams.engine.codec.OptionsDocument;
 import jakarta.json.Json;
@@ -82,7 +83,8 @@ final class InspectCommand extends InstallationCommand {
 
     private void printText(JsonObject document, Output output) {
         JsonObject consumer = document.getJsonObject("consumer");
-        output.line("consumer group \"" + names.group() + "\" on stream \"" + names.stream() + "\" (id "
+        output.line("consumer group " + Quoting.quote(names.group()) + " on stream " + Quoting.quote(names.stream())
+                + " (id "
                 + consumer.get("id") + ")");
         output.line("");
         Map<String, JsonValue> declared = StoredKeys.flatten(document.getJsonObject("declared"));

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.Quoting;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Names;
 import picocli.CommandLine.Command;
@@ -45,7 +46,7 @@ final class StreamCommands {
 
         @Override
         String absence() {
-            return Code.SQL0005.id() + " stream \"" + stream + "\" is not registered";
+            return Code.SQL0005.id() + " stream " + Quoting.quote(stream) + " is not registered";
         }
     }
 }

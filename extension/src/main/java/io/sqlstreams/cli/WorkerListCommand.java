@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.TreeMap;
 
 import io.sqlstreams.ConsumeOptions;
+import io.sqlstreams.Quoting;
 import io.sqlstreams.Worker;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
@@ -50,7 +51,7 @@ final class WorkerListCommand extends InstallationCommand {
                     .add("keys", array).build());
         } else if (keys.isEmpty()) {
             output.line(filter == null ? "no stored keys: every value is the library default"
-                    : "no worker stores " + filter + ": it takes the library default");
+                    : "no worker stores " + Quoting.quote(filter) + ": it takes the library default");
         } else {
             TextTable table = TextTable.withHeaders("WORKER", "KEY", "VALUE");
             keys.forEach(stored -> table.row(stored.worker(), stored.key(), TextTable.cell(stored.value())));
@@ -76,8 +77,8 @@ final class WorkerListCommand extends InstallationCommand {
         String spelling = requested.trim().replace('-', '_');
         String folded = fold(spelling);
         SESSION_OPTIONS.stream().filter(option -> fold(option).equals(folded)).findFirst().ifPresent(option -> {
-            throw usageError(requested + " is a session option (ConsumeOptions." + option + "), passed to each"
-                    + " consume session and never stored; stored keys look like message.timeout or"
+            throw usageError(Quoting.quote(requested) + " is a session option (ConsumeOptions." + option
+                    + "), passed to each consume session and never stored; stored keys look like message.timeout or"
                     + " exception_initial_backoff");
         });
         return spelling;

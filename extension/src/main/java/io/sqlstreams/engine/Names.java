@@ -5,7 +5,9 @@ import java.util.regex.Pattern;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.InvalidNameException;
+import io.sqlstreams.Quoting;
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.codec.Utf16;
 
 /** The naming rules for streams, consumer groups and message keys. */
 public final class Names {
@@ -21,8 +23,8 @@ public final class Names {
     public static String userStream(String name) {
         String checked = resource("stream", name);
         if (checked.startsWith(SYSTEM_PREFIX)) {
-            throw new SqlStreamsException(Code.SQL0009, "stream name \"" + name + "\" uses the reserved prefix "
-                    + SYSTEM_PREFIX);
+            throw new SqlStreamsException(Code.SQL0009, "stream name " + Quoting.quote(name)
+                    + " uses the reserved prefix " + SYSTEM_PREFIX);
         }
         return checked;
     }
@@ -38,14 +40,15 @@ public final class Names {
 
     /**
      * A message or routing key: any text of 1 to 1024 bytes in UTF-8 without control characters (keys are
-     * indexed, and an index entry has a size limit). Keys are values, never identifiers, so quotes and
-     * semicolons are fine.
+     * indexed, and an index entry has a size limit). A lone UTF-16 surrogate has no UTF-8 form (it would be
+     * stored as '?'), so it is refused too. Keys are values, never identifiers, so quotes and semicolons are
+     * fine.
      */
     public static String key(String kind, String key) {
         if (key == null || key.isEmpty() || key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES
-                || key.chars().anyMatch(Character::isISOControl)) {
+                || key.chars().anyMatch(Character::isISOControl) || !Utf16.wellFormed(key)) {
             throw new InvalidNameException(kind, key == null || key.length() <= 64 ? key : key.substring(0, 64) + "…",
-                    "must be 1 to " + MAX_KEY_BYTES + " bytes of UTF-8 without control characters");
+                    "must be 1 to " + MAX_KEY_BYTES + " bytes of UTF-8 without control characters or lone surrogates");
         }
         return key;
     }

@@ -235,7 +235,7 @@ class ConsumerCommandsTest {
 
         assertThat(text.exitCode()).isZero();
         assertThat(text.outLines()).containsExactly("no stored keys: every value is the library default");
-        assertThat(oneKey.outLines()).containsExactly("no worker stores message.timeout: it takes the library default");
+        assertThat(oneKey.outLines()).containsExactly("no worker stores \"message.timeout\": it takes the library default");
         assertThat(json.json().asJsonObject().getJsonArray("keys")).isEmpty();
     }
 
@@ -247,7 +247,7 @@ class ConsumerCommandsTest {
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.out()).isEmpty();
         assertThat(run.errLines()).singleElement().asString()
-                .startsWith("usage: " + option + " is a session option (ConsumeOptions.")
+                .startsWith("usage: \"" + option + "\" is a session option (ConsumeOptions.")
                 .contains("never stored");
     }
 

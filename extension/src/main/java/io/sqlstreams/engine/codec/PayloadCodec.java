@@ -19,8 +19,12 @@ public final class PayloadCodec {
 
     private volatile Jsonb jsonb;
 
-    /** The payload type's {@code @SchemaVersion}, at least 1; SQL0108 otherwise. */
+    /** The payload type's {@code @SchemaVersion}, at least 1; SQL0108 otherwise, a null type included. */
     public static int schemaVersion(Class<?> payloadType) {
+        if (payloadType == null) {
+            throw new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation(
+                    "payloadType", null, "must be a payload class carrying @SchemaVersion(n) with n >= 1")));
+        }
         SchemaVersion version = payloadType.getAnnotation(SchemaVersion.class);
         if (version == null || version.value() < 1) {
             throw new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation(
@@ -30,8 +34,15 @@ public final class PayloadCodec {
         return version.value();
     }
 
-    /** The payload as JSON text; SQL0097 when it cannot be encoded. */
+    /**
+     * The payload as JSON text; SQL0097 when there is none or it cannot be encoded, or when the text holds what
+     * PostgreSQL would not store as given: a NUL, or a lone UTF-16 surrogate (UTF-8 has no encoding for it, and
+     * the driver would write a '?' in its place).
+     */
     public String encode(Object payload) {
+        if (payload == null) {
+            throw new SqlStreamsException(Code.SQL0097, "a null payload cannot be produced: a message needs a payload");
+        }
         String json;
         try {
             json = jsonb().toJson(payload);
@@ -42,6 +53,10 @@ public final class PayloadCodec {
         if (json.contains(NUL_ESCAPE)) {
             throw new SqlStreamsException(Code.SQL0097, "a payload of type " + payload.getClass().getName()
                     + " contains a NUL character, which PostgreSQL jsonb cannot store");
+        }
+        if (!Utf16.wellFormed(json)) {
+            throw new SqlStreamsException(Code.SQL0097, "a payload of type " + payload.getClass().getName()
+                    + " contains a lone UTF-16 surrogate, which UTF-8 (and so PostgreSQL) cannot store");
         }
         return json;
     }

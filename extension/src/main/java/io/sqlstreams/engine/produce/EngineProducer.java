@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.Code;
+import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
@@ -89,11 +90,23 @@ public final class EngineProducer<T> implements Producer<T> {
     }
 
     private List<PreparedMessage> prepareAll(List<ProduceItem<T>> items) {
+        if (items == null) {
+            throw invalidItems("items", "must be a list of items (empty for none)");
+        }
         List<PreparedMessage> prepared = new ArrayList<>(items.size());
-        for (ProduceItem<T> item : items) {
+        for (int i = 0; i < items.size(); i++) {
+            ProduceItem<T> item = items.get(i);
+            if (item == null) {
+                throw invalidItems("items[" + i + "]", "must not be null");
+            }
             prepared.add(preparer.prepare(item.message(), item.options()));
         }
         return prepared;
+    }
+
+    private static InvalidConfigurationException invalidItems(String property, String rule) {
+        return new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation(property, null,
+                rule)));
     }
 
     @Override

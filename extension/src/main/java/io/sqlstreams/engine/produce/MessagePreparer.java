@@ -1,7 +1,5 @@
 package io.sqlstreams.engine.produce;
 
-import java.util.Objects;
-
 import io.sqlstreams.MessageOptions;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProducerConfig;
@@ -26,7 +24,6 @@ final class MessagePreparer {
     }
 
     PreparedMessage prepare(Object payload, ProduceOptions options) {
-        Objects.requireNonNull(payload, "message");
         ProduceOptions produce = options == null ? ProduceOptions.none() : options;
         produce.validate(producerDefaults);
         if (produce.routingKey() != null) {

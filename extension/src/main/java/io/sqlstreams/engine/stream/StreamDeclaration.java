@@ -4,13 +4,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import io.sqlstreams.Code;
-import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamConfig;
@@ -50,7 +47,7 @@ public final class StreamDeclaration {
 
     public Stream register(String name, StreamConfig config) {
         StreamConfig declared = config == null ? StreamConfig.defaults() : config;
-        validate(declared);
+        declared.validate();
         StreamSettings stored = settings(declared);
         long systemId = migrator.ensureSystem();
         return database.inTransaction("registering stream \"" + name + "\"", connection -> {
@@ -68,34 +65,6 @@ public final class StreamDeclaration {
             workers.declare(connection, existing.id(), name, declared);
             return rows.require(connection, name);
         });
-    }
-
-    /** The declaration's rules and the storable range of every duration, all violations reported together. */
-    private static void validate(StreamConfig config) {
-        List<InvalidConfigurationException.Violation> violations = new ArrayList<>();
-        try {
-            config.validate();
-        } catch (InvalidConfigurationException broken) {
-            violations.addAll(broken.violations());
-        }
-        Map<String, Duration> durations = new LinkedHashMap<>();
-        durations.put("retentionTtl", config.retentionTtl());
-        durations.put("idempotencyKeyTtl", config.idempotencyKeyTtl());
-        durations.put("emptyCompactionHeadTtl", config.emptyCompactionHeadTtl());
-        durations.put("janitor.pollRate", config.resolvedJanitor().pollRate());
-        durations.put("janitor.cleanupTimeout", config.resolvedJanitor().cleanupTimeout());
-        durations.put("janitor.partialSweepGracePeriod", config.resolvedJanitor().partialSweepGracePeriod());
-        durations.put("vacuum.pollRate", config.resolvedVacuum().pollRate());
-        durations.put("vacuum.vacuumTimeout", config.resolvedVacuum().vacuumTimeout());
-        durations.forEach((property, value) -> {
-            if (value != null && !DurationText.storable(value)) {
-                violations.add(new InvalidConfigurationException.Violation(property, value,
-                        "must be at most " + Duration.ofNanos(Long.MAX_VALUE) + " (stored in nanoseconds)"));
-            }
-        });
-        if (!violations.isEmpty()) {
-            throw new InvalidConfigurationException(violations);
-        }
     }
 
     private void replaceIfDifferent(Connection connection, Stream existing, StreamSettings wanted)

@@ -30,6 +30,7 @@ import io.sqlstreams.DeliveryLogMode;
 import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.InvalidNameException;
 import io.sqlstreams.JanitorConfig;
+import io.sqlstreams.Limits;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.StreamConfig;
@@ -689,8 +690,8 @@ class StreamRegistrationTest extends StreamTestBase {
         assertThat(client.stream("reg.overflow", Placed.class).get()).isEmpty();
         assertThat(probe.rowCount("stream_config")).isEqualTo(streams);
 
-        // the longest storable duration is fine and round-trips exactly
-        Duration longest = Duration.ofNanos(Long.MAX_VALUE);
+        // the longest age a stream may keep something is fine and round-trips exactly
+        Duration longest = Limits.LONGEST_AGE;
         io.sqlstreams.Stream stored = client.stream("reg.overflow.longest", Placed.class)
                 .register(StreamConfig.builder().retentionTtl(longest).build());
         assertThat(stored.retentionTtl()).isEqualTo(longest);
