@@ -125,7 +125,9 @@ class DeliveryOutcomesTest extends DeliveryTestBase {
         assertThat(dead.attempts()).isEqualTo(3);
         assertThat(dead.delays()).isZero();
         assertThat(dead.lastError()).contains("IllegalStateException: budget boom " + failing);
-        assertThat(logger.withCode("SQL0030")).anySatisfy(line -> assertThat(line).contains("message " + failing + " "));
+        await("SQL0030, logged once the dead row is written").atMost(PATIENCE).untilAsserted(() ->
+                assertThat(logger.withCode("SQL0030")).anySatisfy(line ->
+                        assertThat(line).contains("message " + failing + " ")));
         List<LogRow> log = scenario.tables().log(failing);
         assertThat(log).extracting(LogRow::attempt).containsExactly(0, 1, 2, 3);
         assertThat(log).extracting(LogRow::status).containsOnly("failure");
@@ -201,7 +203,9 @@ class DeliveryOutcomesTest extends DeliveryTestBase {
         assertThat(scenario.tables().log(delayed)).extracting(LogRow::attempt, LogRow::status).containsExactly(
                 tuple(0, "delayed"), tuple(1, "delayed"),
                 tuple(2, "failure"));
-        assertThat(logger.withCode("SQL0030")).anySatisfy(line -> assertThat(line).contains("message " + delayed + " "));
+        await("SQL0030, logged once the dead row is written").atMost(PATIENCE).untilAsserted(() ->
+                assertThat(logger.withCode("SQL0030")).anySatisfy(line ->
+                        assertThat(line).contains("message " + delayed + " ")));
         assertSiblingsSucceededOnce(scenario, delayed);
     }
 
