@@ -9,15 +9,16 @@ import io.sqlstreams.MessageOptions;
  * pinned) when it was claimed.
  *
  * @param attempt which run this is, starting at 1; only runs whose handler started count
+ * @param delays  how many times a handler asked to run it later so far
  * @param start   records that the handler starts, on its thread, just before it runs
  */
 record Delivery(long messageId, String routingKey, String messageKey, Long compactionRank, String payloadJson,
-                Instant createdAt, MessageOptions options, int attempt, RunStart start) {
+                Instant createdAt, MessageOptions options, int attempt, int delays, RunStart start) {
 
-    /** A first delivery on the range path: its start is not recorded (its range lease covers it). */
+    /** A first delivery on the range path: no delays yet, and its start is not recorded (its range lease covers it). */
     Delivery(long messageId, String routingKey, String messageKey, Long compactionRank, String payloadJson,
              Instant createdAt, MessageOptions options, int attempt) {
-        this(messageId, routingKey, messageKey, compactionRank, payloadJson, createdAt, options, attempt,
+        this(messageId, routingKey, messageKey, compactionRank, payloadJson, createdAt, options, attempt, 0,
                 RunStart.UNRECORDED);
     }
 

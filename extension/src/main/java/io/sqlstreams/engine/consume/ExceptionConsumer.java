@@ -205,7 +205,7 @@ final class ExceptionConsumer<T> {
             MessageOptions options = reader.resolve(claimed.messageId(), claimed.optionsJson(), config);
             Delivery delivery = new Delivery(claimed.messageId(), claimed.routingKey(), claimed.messageKey(),
                     claimed.compactionRank(), claimed.payloadJson(), claimed.createdAt(), options, run.attempt(),
-                    () -> recordStart(run));
+                    claimed.delays(), () -> recordStart(run));
             rows.add(new Row(delivery, claimed, run));
         }
         return rows;

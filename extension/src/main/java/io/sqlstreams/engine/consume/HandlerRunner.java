@@ -60,7 +60,8 @@ final class HandlerRunner<T> {
             return outcome;
         }
         MessageMeta meta = new MessageMeta(group.streamName(), group.groupName(), delivery.messageId(),
-                delivery.routingKey(), delivery.messageKey(), delivery.attempt(), delivery.options());
+                delivery.routingKey(), delivery.messageKey(), delivery.compactionRank(), delivery.createdAt(),
+                delivery.attempt(), delivery.delays(), delivery.options());
         Duration timeout = delivery.options().timeout();
         AtomicBoolean timedOut = new AtomicBoolean();
         Future<?> running;
