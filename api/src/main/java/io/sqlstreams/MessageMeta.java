@@ -1,5 +1,6 @@
 package io.sqlstreams;
 
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
@@ -7,16 +8,20 @@ import java.util.concurrent.Callable;
  * What a handler knows about the delivery it is running: available as {@link #current()} during
  * {@link MessageHandler#handle}, and injectable as an observer-method parameter.
  *
- * @param stream     the stream's name
- * @param group      the consumer group's name
- * @param messageId  the message's position in the stream
- * @param routingKey the message's routing key, or null
- * @param messageKey the message's key, or null
- * @param attempt    which run of this delivery this is, starting at 1
- * @param options    the resolved options the delivery runs under (concurrency, timeout and retry all set)
+ * @param stream         the stream's name
+ * @param group          the consumer group's name
+ * @param messageId      the message's position in the stream
+ * @param routingKey     the message's routing key, or null
+ * @param messageKey     the message's key, or null
+ * @param compactionRank the message's compaction rank, or null when it did not opt into compaction
+ * @param createdAt      when the message was written to the stream
+ * @param attempt        which run of this delivery this is, starting at 1; a delivery deferred before its
+ *                       handler ran (its key was busy) has not run
+ * @param delays         how many times a handler asked to run this delivery later ({@link Outcome#delay}) so far
+ * @param options        the resolved options the delivery runs under (concurrency, timeout and retry all set)
  */
 public record MessageMeta(String stream, String group, long messageId, String routingKey, String messageKey,
-                          int attempt, MessageOptions options) {
+                          Long compactionRank, Instant createdAt, int attempt, int delays, MessageOptions options) {
 
     private static final ThreadLocal<MessageMeta> CURRENT = new ThreadLocal<>();
 

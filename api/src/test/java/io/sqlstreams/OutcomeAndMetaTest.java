@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -21,8 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class OutcomeAndMetaTest {
 
     private static MessageMeta meta(long id) {
-        return new MessageMeta("orders.created", "billing", id, "orders.eu", "order-" + id, 1,
-                ConsumerConfig.defaults().resolve(null));
+        return new MessageMeta("orders.created", "billing", id, "orders.eu", "order-" + id, null,
+                Instant.parse("2026-01-01T00:00:00Z"), 1, 0, ConsumerConfig.defaults().resolve(null));
     }
 
     @Nested

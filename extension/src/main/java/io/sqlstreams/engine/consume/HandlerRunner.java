@@ -13,14 +13,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.sqlstreams.Code;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
+import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.CauseChain;
 import io.sqlstreams.engine.Engine;
 import jakarta.json.bind.JsonbException;
 
 /**
- * Runs one delivery's handler on the host's executor under its timeout. A handler the host interrupts (a server
- * stopping the application) is handed back unrun-counted, as deferred. At the timeout the handler thread is
- * interrupted; a handler that has not returned TimeoutGrace later is abandoned: the attempt is recorded as a
+ * Runs one delivery's handler on the host's executor under its timeout, recording the start of the run on the
+ * handler's thread first (a delivery that never reached its handler did not run). A handler the host interrupts
+ * (a server stopping the application) is handed back unrun-counted, as deferred. At the timeout the handler thread
+ * is interrupted; a handler that has not returned TimeoutGrace later is abandoned: the attempt is recorded as a
  * failure and the thread is left to finish on its own (counted). A payload that does not decode is dead. The
  * timers of a delivery are cancelled as soon as it has an outcome, so they never pile up.
  */
@@ -59,12 +61,16 @@ final class HandlerRunner<T> {
             return outcome;
         }
         MessageMeta meta = new MessageMeta(group.streamName(), group.groupName(), delivery.messageId(),
-                delivery.routingKey(), delivery.messageKey(), delivery.attempt(), delivery.options());
+                delivery.routingKey(), delivery.messageKey(), delivery.compactionRank(), delivery.createdAt(),
+                delivery.attempt(), delivery.delays(), delivery.options());
         Duration timeout = delivery.options().timeout();
         AtomicBoolean timedOut = new AtomicBoolean();
         Future<?> running;
         try {
             running = executor.submit(() -> {
+                if (!started(delivery, outcome)) {
+                    return;
+                }
                 Throwable thrown = null;
                 try {
                     MessageMeta.callWith(meta, () -> {
@@ -97,6 +103,27 @@ final class HandlerRunner<T> {
             abandon.cancel(false);
         });
         return outcome;
+    }
+
+    /**
+     * Records the start of the run on the handler's thread; false, with the outcome completed, when the handler
+     * must not run: its outcome is already in (abandoned before the executor ran it), its lease is gone, or the
+     * start could not be recorded. None of these is a run.
+     */
+    private static boolean started(Delivery delivery, CompletableFuture<DeliveryOutcome> outcome) {
+        if (outcome.isDone()) {
+            return false;
+        }
+        try {
+            if (delivery.start().record()) {
+                return true;
+            }
+            outcome.complete(new DeliveryOutcome.Retry("its lease was taken over before the handler started"));
+        } catch (SqlStreamsException failure) {
+            outcome.complete(new DeliveryOutcome.Retry("the start of its run could not be recorded: "
+                    + failure.getMessage()));
+        }
+        return false;
     }
 
     /**

@@ -116,7 +116,8 @@ WHERE consumer_group_id = :group_id AND token = :token::uuid
 -- new low the whole range is resolved and its lease deleted; otherwise (shutdown's partial commit) the
 -- resolved prefix is recorded and the unresolved suffix given back at once as a surrender does (expired, a new
 -- token, not counted as a crash), for the next claimant to reclaim. Either way the key leases the range's
--- chains took under its token are given back.
+-- chains took under its token are given back. A deferred message never ran: its row starts at attempts -1 (see
+-- exception.sql), the others at 0, their first run.
 WITH deleted AS (
     DELETE FROM {schema}.claim_lease_{id}
     WHERE consumer_group_id = :group_id AND token = :token::uuid AND :new_low::bigint IS NULL
@@ -143,7 +144,8 @@ outcome AS (
 exceptions AS (
     INSERT INTO {schema}.exception_queue_{id} (consumer_group_id, message_id, status, message_key, concurrency,
                                                attempts, delays, can_run_after, last_error)
-    SELECT :group_id, message_id, status, message_key, concurrency, 0, delays,
+    SELECT :group_id, message_id, status, message_key, concurrency, CASE WHEN status = 'deferred' THEN -1 ELSE 0 END,
+           delays,
            now() + run_after_us * interval '1 microsecond', last_error
     FROM outcome WHERE status IS NOT NULL AND EXISTS (SELECT 1 FROM owned)
     RETURNING 1

@@ -339,6 +339,61 @@ class CrashRecoveryTest extends DeliveryTestBase {
         });
     }
 
+    /**
+     * A consumer killed after it claimed an exception row and before the row's handler started has not run it
+     * (defect 6.2): five such crashes in a row cost the message nothing, although with MaxRetries 1 the crash-loop
+     * backstop would have killed it after the first if a claim counted as a run. A run whose handler started and
+     * then died does count: after one, the backstop marks the message dead (SQL0031) without running it again.
+     * The first delivery ends in a hard timeout in the first stalled child, which puts the message on the
+     * exception path as run 0.
+     */
+    @Test
+    void claimsKilledBeforeTheirHandlerStartedCostNoRunWhileAKilledRunDoes() throws Exception {
+        DeliveryScenario scenario = scenario("unstarted", CrashingConsumerMain.exceptionPathDeclaration(), 1);
+        long id = scenario.ids().get(0);
+        for (int kill = 1; kill <= 5; kill++) {
+            Child child = spawn(scenario, -1, CrashingConsumerMain.Handlers.STALLED);
+            awaitExceptionClaim(scenario, id, kill - 1);
+            child.kill();
+            assertThat(child.lines("started ")).as("no handler started in stalled child %d", kill).isEmpty();
+            assertThat(scenario.tables().exception(id).orElseThrow().attempts())
+                    .as("attempts after stalled claim %d: only the first delivery counted", kill).isZero();
+        }
+        Child crashing = spawn(scenario, 1, CrashingConsumerMain.Handlers.RUNNING);
+        crashing.awaitLine("started " + id + " ");
+        awaitExceptionClaim(scenario, id, 5);
+        crashing.kill();
+        assertThat(scenario.tables().exception(id).orElseThrow().attempts()).as("attempts once a handler started")
+                .isEqualTo(1);
+
+        start(scenario, ledger.succeeding(), survivorOptions().build());
+        ExceptionRow dead = await().atMost(PATIENCE).until(() -> scenario.tables().exception(id).orElseThrow(),
+                row -> row.status().equals("dead"));
+
+        assertThat(dead.attempts()).isEqualTo(1);
+        assertThat(dead.lastError()).contains("[killed: crash-loop hit max attempts]");
+        assertThat(logger.withCode("SQL0031")).singleElement().asString().contains("1 in-flight exception row(s)");
+        assertThat(ledger.runsOf(id)).as("the survivor never ran it").isEmpty();
+        assertThat(scenario.tables().log(id)).extracting(LogRow::attempt, LogRow::status).containsExactly(
+                tuple(0, "failure"), tuple(0, "expired"), tuple(0, "expired"), tuple(0, "expired"),
+                tuple(0, "expired"), tuple(0, "expired"), tuple(1, "killed"));
+    }
+
+    /**
+     * Waits until a child claimed the exception row of {@code id}: in flight under a lease, its earlier {@code
+     * expiredClaims} claims logged as expired by the claims that took over from them. Fails at once if the row
+     * turns dead.
+     */
+    private static void awaitExceptionClaim(DeliveryScenario scenario, long id, int expiredClaims) {
+        await().atMost(PATIENCE).pollInterval(5, TimeUnit.MILLISECONDS)
+                .failFast("the message is dead", () -> scenario.tables().exception(id)
+                        .map(row -> row.status().equals("dead")).orElse(false))
+                .until(() -> scenario.tables().exception(id)
+                        .filter(row -> row.status().equals("inflight") && row.leased()).isPresent()
+                        && scenario.tables().log(id).stream().filter(row -> row.status().equals("expired"))
+                        .count() == expiredClaims);
+    }
+
     // ---------------------------------------------------------------------------------------------------
 
     private DeliveryScenario scenario(String name, ConsumerConfig declaration, int count) {
@@ -358,8 +413,18 @@ class CrashRecoveryTest extends DeliveryTestBase {
     }
 
     private Child spawn(DeliveryScenario scenario, long poisonPayload) throws IOException {
+        return spawn(scenario, Long.toString(poisonPayload));
+    }
+
+    /** A child for an exception-path test ({@link CrashingConsumerMain.Handlers}). */
+    private Child spawn(DeliveryScenario scenario, long poisonPayload, CrashingConsumerMain.Handlers handlers)
+            throws IOException {
+        return spawn(scenario, Long.toString(poisonPayload), handlers.name());
+    }
+
+    private Child spawn(DeliveryScenario scenario, String... arguments) throws IOException {
         Child child = Child.start(((HikariDataSource) database.dataSource()).getJdbcUrl(), database.schema(),
-                scenario.stream().name(), scenario.group(), poisonPayload);
+                scenario.stream().name(), scenario.group(), arguments);
         children.add(child);
         return child;
     }
@@ -378,14 +443,16 @@ class CrashRecoveryTest extends DeliveryTestBase {
             reader.start();
         }
 
-        static Child start(String url, String schema, String stream, String group, long poisonPayload) throws IOException {
+        static Child start(String url, String schema, String stream, String group, String... arguments)
+                throws IOException {
             Path stderr = Files.createTempFile("crashing-consumer-", ".log");
-            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            List<String> command = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                     "-cp", System.getProperty("java.class.path"), CrashingConsumerMain.class.getName(),
-                    url, schema, stream, group, Long.toString(poisonPayload))
-                    .redirectError(stderr.toFile())
-                    .start();
+                    url, schema, stream, group));
+            command.addAll(List.of(arguments));
+            Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
             return new Child(process, stderr);
         }
 

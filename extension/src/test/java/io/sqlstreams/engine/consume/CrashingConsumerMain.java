@@ -3,6 +3,8 @@ package io.sqlstreams.engine.consume;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ResourceBundle;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -24,7 +26,10 @@ import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
  * every handler, without one) blocks for good, so the test can kill the JVM mid-range; the others report
  * {@code handled <message id>} and succeed.
  *
- * <p>Arguments: JDBC URL, installation schema, stream, group, and optionally the poison payload number.
+ * <p>Arguments: JDBC URL, installation schema, stream, group, the poison payload number (-1 for none), and
+ * optionally {@link Handlers#STALLED} or {@link Handlers#RUNNING} for a test of the exception path: the child
+ * declares {@link #exceptionPathDeclaration()} and its session uses {@link #exceptionPathOptions()}, and a stalled
+ * child's handler executor never runs a task, so it claims and then waits for the kill before any handler started.
  */
 public final class CrashingConsumerMain {
     private static final PrintStream OUT = System.out;
@@ -48,21 +53,44 @@ public final class CrashingConsumerMain {
         return ConsumeFixtures.fastSession().batchLimit(10).messageConcurrency(10).queueMargin(Duration.ofSeconds(4));
     }
 
+    /** The declaration of an exception-path test: {@link #declaration()} with one retry, so one crash spends it. */
+    static ConsumerConfig exceptionPathDeclaration() {
+        return ConsumeFixtures.quickRetries(1, Duration.ofSeconds(3));
+    }
+
+    /**
+     * The options of a child in an exception-path test: a 1 s queue margin, so its exception leases (4.2 s) expire
+     * sooner; still well beyond the time a busy machine takes to kill it.
+     */
+    static ConsumeOptions.Builder exceptionPathOptions() {
+        return options().queueMargin(Duration.ofSeconds(1));
+    }
+
+    /** How an exception-path child runs its handlers. */
+    enum Handlers {
+        RUNNING, STALLED
+    }
+
     public static void main(String[] args) throws Exception {
         dieWithParent();
         String url = args[0];
         String schema = args[1];
         String stream = args[2];
         String group = args[3];
-        long poison = args.length > 4 ? Long.parseLong(args[4]) : -1;
+        long poison = Long.parseLong(args[4]);
+        Handlers handlers = args.length > 5 ? Handlers.valueOf(args[5]) : null;
         HikariConfig pool = new HikariConfig();
         pool.setJdbcUrl(url);
         pool.setMaximumPoolSize(6);
         pool.setPoolName("crashing-consumer");
         HikariDataSource dataSource = new HikariDataSource(pool);
+        EngineEnvironment standalone = EngineEnvironment.standalone();
+        EngineEnvironment environment = handlers != Handlers.STALLED ? standalone : new EngineEnvironment(
+                standalone.threadFactory(), stalledExecutor(), standalone.clock(), standalone.sleeper());
         EngineClient client = EngineClient.create(dataSource,
-                ClientConfig.builder().schema(schema).logger(new StderrLogger()).build(), EngineEnvironment.standalone());
-        ConsumerInstance<Numbered> instance = client.stream(stream, Numbered.class).consumer(group).register(declaration());
+                ClientConfig.builder().schema(schema).logger(new StderrLogger()).build(), environment);
+        ConsumerInstance<Numbered> instance = client.stream(stream, Numbered.class).consumer(group)
+                .register(handlers == null ? declaration() : exceptionPathDeclaration());
         ConsumerSession session = instance.start(message -> {
             MessageMeta meta = MessageMeta.current();
             report("started " + meta.messageId() + " " + message.n());
@@ -70,7 +98,7 @@ public final class CrashingConsumerMain {
                 blockForever();
             }
             report("handled " + meta.messageId());
-        }, options().build());
+        }, (handlers == null ? options() : exceptionPathOptions()).build());
         session.awaitStarted(Duration.ofSeconds(30));
         report("ready " + session.id());
         blockForever();
@@ -103,6 +131,13 @@ public final class CrashingConsumerMain {
         }, "lifetime-limit");
         deadline.setDaemon(true);
         deadline.start();
+    }
+
+    /** An executor whose one thread is taken for good by its first task: every later task waits in its queue. */
+    private static ExecutorService stalledExecutor() {
+        ExecutorService executor = Executors.newSingleThreadExecutor(EngineEnvironment.daemonThreads("stalled-"));
+        executor.execute(CrashingConsumerMain::blockForever);
+        return executor;
     }
 
     private static synchronized void report(String line) {

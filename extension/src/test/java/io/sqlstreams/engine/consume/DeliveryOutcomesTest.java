@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.CompactionOptions;
 import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
@@ -30,6 +33,7 @@ import io.sqlstreams.MessageMeta;
 import io.sqlstreams.MessageOptions;
 import io.sqlstreams.Outcome;
 import io.sqlstreams.ProduceItem;
+import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.Producer;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SchemaVersion;
@@ -41,6 +45,7 @@ import io.sqlstreams.engine.consume.DeliveryLedger.Result;
 import io.sqlstreams.engine.consume.DeliveryTables.ExceptionRow;
 import io.sqlstreams.engine.consume.DeliveryTables.LogRow;
 import io.sqlstreams.testing.PostgresTest;
+import io.sqlstreams.testing.Sql;
 
 /**
  * What a consume session does with each outcome a handler can have, checked twice: against the test's own
@@ -125,7 +130,9 @@ class DeliveryOutcomesTest extends DeliveryTestBase {
         assertThat(dead.attempts()).isEqualTo(3);
         assertThat(dead.delays()).isZero();
         assertThat(dead.lastError()).contains("IllegalStateException: budget boom " + failing);
-        assertThat(logger.withCode("SQL0030")).anySatisfy(line -> assertThat(line).contains("message " + failing + " "));
+        await("SQL0030, logged once the dead row is written").atMost(PATIENCE).untilAsserted(() ->
+                assertThat(logger.withCode("SQL0030")).anySatisfy(line ->
+                        assertThat(line).contains("message " + failing + " ")));
         List<LogRow> log = scenario.tables().log(failing);
         assertThat(log).extracting(LogRow::attempt).containsExactly(0, 1, 2, 3);
         assertThat(log).extracting(LogRow::status).containsOnly("failure");
@@ -201,7 +208,9 @@ class DeliveryOutcomesTest extends DeliveryTestBase {
         assertThat(scenario.tables().log(delayed)).extracting(LogRow::attempt, LogRow::status).containsExactly(
                 tuple(0, "delayed"), tuple(1, "delayed"),
                 tuple(2, "failure"));
-        assertThat(logger.withCode("SQL0030")).anySatisfy(line -> assertThat(line).contains("message " + delayed + " "));
+        await("SQL0030, logged once the dead row is written").atMost(PATIENCE).untilAsserted(() ->
+                assertThat(logger.withCode("SQL0030")).anySatisfy(line ->
+                        assertThat(line).contains("message " + delayed + " ")));
         assertSiblingsSucceededOnce(scenario, delayed);
     }
 
@@ -327,6 +336,44 @@ class DeliveryOutcomesTest extends DeliveryTestBase {
         }
         assertThat(runs).extracting(run -> run.meta().attempt()).containsExactly(1, 2);
         assertThat(runs.get(0).payload()).isEqualTo(1);
+    }
+
+    /**
+     * The message's own facts reach its handler on the range path and on the exception path alike: when it was
+     * written, its compaction rank (null without compaction) and how often it was delayed so far. Each message asks
+     * for a delay on its first two runs, so its second and third run on the exception path.
+     */
+    @Test
+    void messageMetaCarriesCreatedAtCompactionRankAndDelaysOnBothPaths() throws Exception {
+        DeliveryScenario scenario = scenario("facts", DeliveryLogMode.FAILURES, quickRetries(3, Duration.ofSeconds(5)),
+                0);
+        long compacted;
+        long plain;
+        try (Producer<Numbered> producer = scenario.stream().producer().register()) {
+            compacted = producer.produce(new Numbered(1), ProduceOptions.builder().messageKey("k")
+                    .compaction(CompactionOptions.withRank(7)).build()).id();
+            plain = producer.produce(new Numbered(2), ProduceOptions.none()).id();
+        }
+        start(scenario, ledger.handler((message, meta) -> {
+            if (ledger.runCount(meta.messageId()) <= 2) {
+                throw Outcome.delay(Duration.ofMillis(20));
+            }
+        }));
+
+        await().atMost(PATIENCE).until(() -> ledger.succeeded().size() == 2);
+
+        Sql sql = new Sql(database);
+        for (long id : List.of(compacted, plain)) {
+            Instant createdAt = ((Timestamp) sql.value("SELECT created_at FROM {s}.message_log_"
+                    + scenario.stream().get().orElseThrow().id() + " WHERE id = ?", id)).toInstant();
+            assertThat(ledger.runsOf(id)).extracting(DeliveryLedger.Run::meta)
+                    .extracting(MessageMeta::attempt, MessageMeta::delays, MessageMeta::createdAt,
+                            MessageMeta::compactionRank)
+                    .as("runs of message %d", id).containsExactly(
+                            tuple(1, 0, createdAt, id == compacted ? 7L : null),
+                            tuple(2, 1, createdAt, id == compacted ? 7L : null),
+                            tuple(3, 2, createdAt, id == compacted ? 7L : null));
+        }
     }
 
     @Test

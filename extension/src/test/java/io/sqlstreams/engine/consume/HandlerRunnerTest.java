@@ -80,7 +80,8 @@ class HandlerRunnerTest {
 
         outcomeOf(run(payload -> seen.set(MessageMeta.current())));
 
-        assertThat(seen).hasValue(new MessageMeta("orders", "billing", 7, "order.paid", "customer-4", 3, OPTIONS));
+        assertThat(seen).hasValue(new MessageMeta("orders", "billing", 7, "order.paid", "customer-4", null,
+                DELIVERY.createdAt(), 3, 0, OPTIONS));
         Optional<MessageMeta> afterwards = handlerThread.submit(MessageMeta::find).get(PATIENCE.toSeconds(),
                 TimeUnit.SECONDS);
         assertThat(afterwards).isEmpty();

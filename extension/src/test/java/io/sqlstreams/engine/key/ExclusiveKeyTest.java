@@ -159,7 +159,7 @@ class ExclusiveKeyTest extends OrderedKeyKit.RigTest {
                 session().queueMargin(Duration.ofSeconds(1)).build());
 
         await().atMost(WAIT).untilAsserted(() -> assertThat(rig.exceptions(GROUP).get(id))
-                .as("deferred, its attempt given back").isEqualTo("deferred/0/0"));
+                .as("deferred before its first run").isEqualTo("deferred/-1/0"));
         assertThat(rig.sql.bool("SELECT now() < ?", expiresAt)).as("seen deferred before the crashed lease expired")
                 .isTrue();
         await().atMost(WAIT).untilAsserted(() -> assertThat(ledger.succeeded(GROUP)).containsExactly(id));

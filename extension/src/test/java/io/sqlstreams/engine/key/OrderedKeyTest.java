@@ -4,6 +4,7 @@ import static io.sqlstreams.engine.key.OrderedKeyKit.keyed;
 import static io.sqlstreams.engine.key.OrderedKeyKit.retries;
 import static io.sqlstreams.engine.key.OrderedKeyKit.session;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -99,6 +100,39 @@ class OrderedKeyTest extends OrderedKeyKit.RigTest {
         assertThat(ledger.runsOf(GROUP, predecessor)).as("runs of the predecessor").hasSize(death.runs);
         assertThat(ledger.successOrder(GROUP, "k")).containsExactly(ids.get(1), ids.get(3), ids.get(4));
         ledger.assertOrdered(GROUP, Set.copyOf(ids.subList(1, 5)), Set.of(predecessor));
+    }
+
+    /**
+     * A follower deferred because its predecessor failed has not run: its deferral costs nothing, so with
+     * MaxRetries 3 it gets the same four runs as any other message, numbered from 1, before it could be dead. Here
+     * both failing messages succeed on their fourth run.
+     */
+    @Test
+    void aDeferredFollowerGetsItsWholeRetryBudgetAndCountsItsRunsFromOne() throws Exception {
+        List<Long> ids = rig.produceInOrder(List.of(item("k", 1), item("k", 2), item("k", 3)));
+        Map<Long, Integer> runs = new ConcurrentHashMap<>();
+        rig.start(GROUP, retries(3).concurrencyOverride(Concurrency.ORDERED).build(), ledger.handler((payload, run) -> {
+            if (payload.n() <= 2 && runs.merge(run.id, 1, Integer::sum) <= 3) {
+                throw new IllegalStateException("run " + runs.get(run.id) + " of " + payload.n() + " fails");
+            }
+        }), session().batchLimit(10).build());
+
+        long follower = ids.get(1);
+        await().atMost(WAIT).failFast("the follower is dead",
+                        () -> rig.exceptions(GROUP).getOrDefault(follower, "").startsWith("dead/"))
+                .untilAsserted(() -> assertThat(ledger.succeeded(GROUP)).containsExactlyElementsOf(ids));
+        assertThat(ledger.runsOf(GROUP, follower)).extracting(run -> run.attempt, run -> run.result)
+                .as("the follower's runs").containsExactly(
+                        tuple(1, Ledger.Result.FAILURE), tuple(2, Ledger.Result.FAILURE),
+                        tuple(3, Ledger.Result.FAILURE), tuple(4, Ledger.Result.SUCCESS));
+        assertThat(ledger.runsOf(GROUP, ids.get(0))).extracting(run -> run.attempt).containsExactly(1, 2, 3, 4);
+        assertThat(ledger.runsOf(GROUP, ids.get(2))).extracting(run -> run.attempt).containsExactly(1);
+        assertThat(rig.sql.strings("SELECT status || '@' || attempt FROM {s}.delivery_log_" + rig.streamId()
+                + " WHERE message_id = ? ORDER BY id", follower))
+                .as("deferred before its first run, then the failures of runs 0, 1 and 2")
+                .containsExactly("deferred@0", "failure@0", "failure@1", "failure@2");
+        ledger.assertOrdered(GROUP, Set.copyOf(ids), Set.of());
+        await().atMost(WAIT).untilAsserted(() -> assertThat(rig.exceptions(GROUP)).isEmpty());
     }
 
     @ParameterizedTest(name = "batchLimit {0}")
