@@ -5,13 +5,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ExecutorService;
 
-import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
-import io.sqlstreams.SqlStreams;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.StreamHandle;
-import io.sqlstreams.engine.consume.EngineConsumerInstance;
+import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.consume.SessionFailure;
 import io.sqlstreams.jakarta.config.GroupSettings;
 
@@ -34,7 +31,7 @@ final class GroupSupervisor<T> {
     private final MessageHandler<T> handler;
     private final ExecutorService handlers;
     private final Clock clock;
-    private EngineConsumerInstance<T> instance;
+    private HostedClient.HostedConsumer<T> instance;
     private ConsumerSession session;
     private GroupState state;
     private Instant restartAt;
@@ -53,10 +50,10 @@ final class GroupSupervisor<T> {
     }
 
     /** Writes the declaration (see {@link StreamRegistration}); a conflict or no database fails the deployment. */
-    synchronized void register(SqlStreams client) {
-        StreamHandle<T> stream = StreamRegistration.ifAbsent(client.stream(group.address().stream(), payloadType));
-        ConsumerInstance<T> registered = stream.consumer(group.address().group()).register(settings.declaration());
-        instance = (EngineConsumerInstance<T>) registered;
+    synchronized void register(HostedClient client) {
+        StreamRegistration.ifAbsent(client.stream(group.address().stream(), payloadType));
+        instance = client.registerConsumer(group.address().stream(), group.address().group(), payloadType,
+                settings.declaration());
     }
 
     synchronized void start() {
