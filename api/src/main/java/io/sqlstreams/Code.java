@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0112}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0114}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -351,7 +351,13 @@ public enum Code {
             "Read the SQL state and message of the cause and fix the database-side problem."),
     SQL0112(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "PayloadNotDecodable",
             "A stored message's JSON cannot be decoded into the requested payload type.",
-            "Check that the payload class matches the message's schema version; a consumer dead-letters such a message.");
+            "Check that the payload class matches the message's schema version; a consumer dead-letters such a message."),
+    SQL0113(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "SessionLoopExited",
+            "A long-lived loop of a consume session (claim, dispatch, exception path, heartbeat, declaration refresh or cursor advance) ended without a requested stop: its thread was interrupted or the loop threw, so the session failed.",
+            "Find what interrupted the thread or read the cause on the line; the server integration restarts the session, in Java SE start a new one."),
+    SQL0114(Kind.EVENT, Level.WARNING, Recovery.NONE, "WorkerInstanceReclaimed",
+            "A session's heartbeat found one of its instance rows expired or removed, as after a database outage longer than InstanceTTL, and claimed a fresh one; the session goes on.",
+            "Nothing to do when it is rare; if it recurs, look for database outages, process pauses or too short an InstanceTTL.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

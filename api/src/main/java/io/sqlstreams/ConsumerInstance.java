@@ -11,7 +11,7 @@ public interface ConsumerInstance<T> {
     /**
      * Runs a session, blocking the calling thread until {@link #stop()} is called or the thread is
      * interrupted; the session then drains gracefully and this returns normally (an interrupt stays set). A
-     * session that fails for good (its stream or group destroyed, its liveness lost) throws.
+     * session that fails (its stream or group destroyed, its worker suspended, one of its loops ended) throws.
      */
     void consume(MessageHandler<T> handler, ConsumeOptions options);
 

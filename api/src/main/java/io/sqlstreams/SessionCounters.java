@@ -13,7 +13,10 @@ package io.sqlstreams;
  * @param quarantined ranges split into single-message exception rows
  * @param abandoned   handler calls abandoned after their timeout and grace
  * @param leaseLost   range or row commits that found their lease taken over
+ * @param instanceReclaims liveness rows found expired or removed and replaced by a fresh claim (SQL0114), as
+ *                    after a database outage longer than InstanceTTL
  */
 public record SessionCounters(long claimed, long success, long superseded, long ready, long deferred, long dead,
-                              long reclaimed, long quarantined, long abandoned, long leaseLost) {
+                              long reclaimed, long quarantined, long abandoned, long leaseLost,
+                              long instanceReclaims) {
 }

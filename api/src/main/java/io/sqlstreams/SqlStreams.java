@@ -10,15 +10,17 @@ import io.sqlstreams.spi.SqlStreamsProvider;
 /**
  * The client: one installation (a PostgreSQL schema) reached through a caller-owned {@link DataSource}.
  * Every resource is reached through a handle built from it; a handle does no I/O and cannot fail, and
- * every verb resolves its name when it is called.
+ * every verb resolves its name when it is called. Closing the client closes what it created itself (the thread
+ * pool that runs handlers in Java SE), never the caller's data source.
  *
  * <pre>{@code
- * SqlStreams client = SqlStreams.create(dataSource, ClientConfig.defaults());
- * StreamHandle<PaymentRequestedV1> payments = client.stream("payments.requested", PaymentRequestedV1.class);
- * payments.register(StreamConfig.defaults());
+ * try (SqlStreams client = SqlStreams.create(dataSource, ClientConfig.defaults())) {
+ *     StreamHandle<PaymentRequestedV1> payments = client.stream("payments.requested", PaymentRequestedV1.class);
+ *     payments.register(StreamConfig.defaults());
+ * }
  * }</pre>
  */
-public interface SqlStreams {
+public interface SqlStreams extends AutoCloseable {
 
     /**
      * A client over {@code dataSource}. It checks the configuration and that PostgreSQL answers; it creates
@@ -53,4 +55,12 @@ public interface SqlStreams {
      * live instances to stop, ordered by stream then group. Groups reading the whole stream do not appear.
      */
     List<Binding> bindings();
+
+    /**
+     * Shuts down the thread pools this client created; the data source, and any executor or thread factory the
+     * caller handed in, stay the caller's. Stop the client's sessions and close its producers first: a handler
+     * started after the close is refused and retried later. Closing twice does nothing more.
+     */
+    @Override
+    void close();
 }

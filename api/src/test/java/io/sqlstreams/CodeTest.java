@@ -32,9 +32,9 @@ class CodeTest {
     }
 
     @Test
-    void constantsAreSql0001ToSql0112InOrder() {
+    void constantsAreSql0001ToSql0114InOrder() {
         Code[] codes = Code.values();
-        assertThat(codes).hasSize(112);
+        assertThat(codes).hasSize(114);
         for (int i = 0; i < codes.length; i++) {
             String expected = String.format("SQL%04d", i + 1);
             assertThat(codes[i].name()).isEqualTo(expected);
@@ -58,7 +58,7 @@ class CodeTest {
     void kindsFollowTheReferenceCatalogue() {
         Set<Integer> errors = range(1, 25);
         errors.addAll(range(53, 56));
-        errors.addAll(numbers(64, 66, 97, 106, 107, 108, 109, 110, 111, 112));
+        errors.addAll(numbers(64, 66, 97, 106, 107, 108, 109, 110, 111, 112, 113));
         Set<Integer> metrics = range(42, 51);
         metrics.addAll(range(67, 93));
         metrics.addAll(range(98, 100));
@@ -73,7 +73,7 @@ class CodeTest {
                     : Kind.EVENT;
             assertThat(code.kind()).as(code.id()).isEqualTo(expected);
         }
-        assertThat(ofKind(Kind.EVENT)).hasSize(27);
+        assertThat(ofKind(Kind.EVENT)).hasSize(28);
     }
 
     @Test
@@ -175,7 +175,7 @@ class CodeTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"SQL0000", "SQL0113", "0", "113", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
+    @ValueSource(strings = {"SQL0000", "SQL0115", "0", "115", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
         "SQL-0059", "-59", "+59", "SQLX059", "   "})
     void findRejectsAnythingElse(String text) {
         assertThat(Code.find(text)).isEmpty();

@@ -135,15 +135,15 @@ final class GroupSessions implements AutoCloseable {
     }
 
     private static SessionCounters sum(List<SessionCounters> counters) {
-        long[] total = new long[10];
+        long[] total = new long[11];
         for (SessionCounters c : counters) {
             long[] v = {c.claimed(), c.success(), c.superseded(), c.ready(), c.deferred(), c.dead(), c.reclaimed(),
-                    c.quarantined(), c.abandoned(), c.leaseLost()};
+                    c.quarantined(), c.abandoned(), c.leaseLost(), c.instanceReclaims()};
             for (int i = 0; i < v.length; i++) {
                 total[i] += v[i];
             }
         }
         return new SessionCounters(total[0], total[1], total[2], total[3], total[4], total[5], total[6], total[7],
-                total[8], total[9]);
+                total[8], total[9], total[10]);
     }
 }

@@ -9,9 +9,10 @@ import io.sqlstreams.engine.sql.Sql;
 
 /**
  * What every part of one client shares: its configuration, database access, rendered SQL, migrations,
- * diagnostics, payload codec, host environment, the identity it declares rows with, and its binding declarer.
+ * diagnostics, payload codec, host environment, the identity it declares rows with, its binding declarer, and
+ * the sessions it runs.
  */
 public record Engine(ClientConfig config, Database database, Sql sql, SchemaMigrator migrator,
                      Diagnostics diagnostics, PayloadCodec codec, EngineEnvironment environment, String declarer,
-                     BindingDeclaration bindings) {
+                     BindingDeclaration bindings, RunningSessions sessions) {
 }

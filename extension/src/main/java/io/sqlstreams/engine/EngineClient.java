@@ -3,16 +3,21 @@ package io.sqlstreams.engine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.sql.DataSource;
 
 import io.sqlstreams.Binding;
 import io.sqlstreams.ClientConfig;
-import io.sqlstreams.SqlStreams;
+import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.codec.PayloadCodec;
+import io.sqlstreams.engine.consume.EngineConsumerHandle;
+import io.sqlstreams.engine.produce.EngineProducerHandle;
 import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
@@ -20,19 +25,42 @@ import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.stream.EngineStreamHandle;
 import io.sqlstreams.engine.stream.StreamRows;
 
-/** The engine's {@link SqlStreams}: a caller-owned data source plus the captured configuration. */
-public final class EngineClient implements SqlStreams {
+/**
+ * The engine's client: a caller-owned data source plus the captured configuration. It owns the handler pool only
+ * when it made it ({@link #standalone}); closing it stops its running sessions and shuts that pool down.
+ */
+public final class EngineClient implements HostedClient {
     private final Engine engine;
+    private final ExecutorService ownedPool;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private EngineClient(Engine engine) {
+    private EngineClient(Engine engine, ExecutorService ownedPool) {
         this.engine = engine;
+        this.ownedPool = ownedPool;
     }
 
     /**
      * Validates the configuration, checks that PostgreSQL answers, and returns the client. Nothing is created
-     * in the database until the first registration.
+     * in the database until the first registration. The environment stays the caller's: closing the client
+     * leaves its executor and thread factory alone.
      */
     public static EngineClient create(DataSource dataSource, ClientConfig config, EngineEnvironment environment) {
+        return create(dataSource, config, environment, null);
+    }
+
+    /** A client on {@link EngineEnvironment#standalone()}, whose handler pool it owns and closes. */
+    public static EngineClient standalone(DataSource dataSource, ClientConfig config) {
+        EngineEnvironment environment = EngineEnvironment.standalone();
+        try {
+            return create(dataSource, config, environment, environment.handlerExecutor());
+        } catch (RuntimeException | Error refused) {
+            environment.handlerExecutor().shutdownNow();
+            throw refused;
+        }
+    }
+
+    private static EngineClient create(DataSource dataSource, ClientConfig config, EngineEnvironment environment,
+                                       ExecutorService ownedPool) {
         Objects.requireNonNull(dataSource, "dataSource");
         ClientConfig resolved = config == null ? ClientConfig.defaults() : config;
         resolved.validate();
@@ -43,8 +71,8 @@ public final class EngineClient implements SqlStreams {
         String declarer = Declarer.identify();
         Engine engine = new Engine(resolved, database, sql, new SchemaMigrator(database, sql), diagnostics,
                 new PayloadCodec(), environment, declarer,
-                new BindingDeclaration(sql, diagnostics, environment.clock(), declarer));
-        return new EngineClient(engine);
+                new BindingDeclaration(sql, diagnostics, environment.clock(), declarer), new RunningSessions());
+        return new EngineClient(engine, ownedPool);
     }
 
     @Override
@@ -79,5 +107,27 @@ public final class EngineClient implements SqlStreams {
             }
             return bindings;
         });
+    }
+
+    @Override
+    public <T> HostedConsumer<T> registerConsumer(String stream, String group, Class<T> payloadType,
+                                                  ConsumerConfig declaration) {
+        return new EngineConsumerHandle<>(engine, stream, group, payloadType).register(declaration);
+    }
+
+    @Override
+    public <T> HostedProducer<T> registerProducer(String stream, Class<T> payloadType) {
+        return new EngineProducerHandle<>(engine, stream, payloadType).register(ProducerConfig.defaults());
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        engine.sessions().stopAll();
+        if (ownedPool != null) {
+            ownedPool.shutdownNow();
+        }
     }
 }

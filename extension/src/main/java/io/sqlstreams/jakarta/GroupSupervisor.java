@@ -5,23 +5,21 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ExecutorService;
 
-import io.sqlstreams.Code;
-import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
-import io.sqlstreams.SqlStreams;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.StreamHandle;
-import io.sqlstreams.engine.consume.EngineConsumerInstance;
+import io.sqlstreams.engine.HostedClient;
+import io.sqlstreams.engine.consume.SessionFailure;
 import io.sqlstreams.jakarta.config.GroupSettings;
 
 /**
  * One group's session on this instance: registers the declaration, starts the session with the observer as its
  * handler on the group's managed executor, and restarts it with a doubling backoff (1 s up to 1 min) when it
- * fails: a lost instance (SQL0012) or a database failure heals with a fresh session. Only a group or stream
- * that no longer exists (SQL0014, SQL0005) leaves it FAILED, which liveness reports; a suspended worker
- * (SQL0107) leaves it STOPPED, as intended. A running session whose heartbeat is older than its InstanceTTL is
- * STALLED (liveness DOWN) until its heartbeat resumes.
+ * fails, as soon as it has failed (it may still be draining). What a failure means is {@link SessionFailure}'s
+ * verdict: a group or stream that no longer exists leaves it FAILED, which liveness reports; a suspended worker
+ * leaves it STOPPED, as intended; anything else (a lost instance, a loop that exited, a database failure) heals
+ * with a fresh session. A running session whose heartbeat is older than its InstanceTTL is STALLED (liveness
+ * DOWN) until its heartbeat resumes.
  */
 final class GroupSupervisor<T> {
     private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
@@ -33,7 +31,7 @@ final class GroupSupervisor<T> {
     private final MessageHandler<T> handler;
     private final ExecutorService handlers;
     private final Clock clock;
-    private EngineConsumerInstance<T> instance;
+    private HostedClient.HostedConsumer<T> instance;
     private ConsumerSession session;
     private GroupState state;
     private Instant restartAt;
@@ -52,10 +50,10 @@ final class GroupSupervisor<T> {
     }
 
     /** Writes the declaration (see {@link StreamRegistration}); a conflict or no database fails the deployment. */
-    synchronized void register(SqlStreams client) {
-        StreamHandle<T> stream = StreamRegistration.ifAbsent(client.stream(group.address().stream(), payloadType));
-        ConsumerInstance<T> registered = stream.consumer(group.address().group()).register(settings.declaration());
-        instance = (EngineConsumerInstance<T>) registered;
+    synchronized void register(HostedClient client) {
+        StreamRegistration.ifAbsent(client.stream(group.address().stream(), payloadType));
+        instance = client.registerConsumer(group.address().stream(), group.address().group(), payloadType,
+                settings.declaration());
     }
 
     synchronized void start() {
@@ -67,18 +65,15 @@ final class GroupSupervisor<T> {
     synchronized void check() {
         Instant now = clock.instant();
         boolean live = state.status() == GroupState.Status.RUNNING || state.status() == GroupState.Status.STALLED;
-        if (live && session.isRunning()) {
+        Throwable failure = live ? session.failure().orElse(null) : null;
+        if (live && failure == null && session.isRunning()) {
             watchHeartbeat(now);
         } else if (live) {
-            Throwable failure = session.failure().orElse(null);
             String why = failure == null ? "the session stopped" : failure.toString();
-            Code code = failure instanceof SqlStreamsException coded ? coded.code() : null;
-            if (code == Code.SQL0107) {
-                state = new GroupState(GroupState.Status.STOPPED, restarts, why, now);
-            } else if (code == Code.SQL0014 || code == Code.SQL0005) {
-                state = new GroupState(GroupState.Status.FAILED, restarts, why, now);
-            } else {
-                scheduleRestart(now, why);
+            switch (failure == null ? SessionFailure.RESTARTABLE : SessionFailure.of(failure)) {
+                case SUSPENDED -> state = new GroupState(GroupState.Status.STOPPED, restarts, why, now);
+                case GONE -> state = new GroupState(GroupState.Status.FAILED, restarts, why, now);
+                default -> scheduleRestart(now, why);
             }
         } else if (state.status() == GroupState.Status.RESTARTING && !now.isBefore(restartAt)) {
             restarts++;

@@ -22,7 +22,9 @@ import io.sqlstreams.SqlStreams;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.Sleeper;
+import io.sqlstreams.engine.loop.NamedThreads;
 import io.sqlstreams.jakarta.config.GlobalSettings;
 import io.sqlstreams.jakarta.config.GroupAddress;
 import io.sqlstreams.jakarta.config.GroupSettings;
@@ -59,7 +61,7 @@ public class SqlStreamsRuntime {
     private final Map<GroupAddress, GroupState> idle = new LinkedHashMap<>();
     private DataSource dataSource;
     private ThreadFactory threads;
-    private SqlStreams client;
+    private HostedClient client;
     private ScheduledExecutorService monitor;
     private boolean started;
 
@@ -94,7 +96,7 @@ public class SqlStreamsRuntime {
             started = true;
             return;
         }
-        SqlStreams client = client();
+        HostedClient client = hostedClient();
         for (ObservedGroup group : extension.groups()) {
             GroupSettings groupSettings = settings.groups().get(group.address());
             if (groupSettings.enabled()) {
@@ -116,7 +118,12 @@ public class SqlStreamsRuntime {
      * The application's client over the configured data source, created on first use: by the sessions' start,
      * or earlier by an injected producer.
      */
-    public synchronized SqlStreams client() {
+    public SqlStreams client() {
+        return hostedClient();
+    }
+
+    /** The same client, with what only this integration uses: hosted sessions and enlisted producers. */
+    synchronized HostedClient hostedClient() {
         if (client == null) {
             GlobalSettings global = extension.settings().global();
             dataSource = resource("sqlstreams.datasource", () -> resources.dataSource(global.dataSourceJndiName()));
@@ -153,18 +160,28 @@ public class SqlStreamsRuntime {
                 Clock.systemUTC());
     }
 
-    /** Drains every session at once; idempotent. */
+    /** Drains every session at once, each on a thread of the server's managed thread factory; idempotent. */
     public void stop() {
         List<GroupSupervisor<?>> running;
+        ThreadFactory drainThreads;
         synchronized (this) {
             if (monitor != null) {
                 monitor.shutdownNow();
             }
             running = new ArrayList<>(supervisors.values());
+            drainThreads = threads;
         }
         List<Thread> draining = new ArrayList<>();
         for (GroupSupervisor<?> supervisor : running) {
-            Thread drain = new Thread(supervisor::stop, "sqlstreams-drain-" + supervisor.group().address().group());
+            Thread drain;
+            try {
+                drain = NamedThreads.of(drainThreads, "sqlstreams-drain-" + supervisor.group().address().group())
+                        .newThread(supervisor::stop);
+            } catch (IllegalStateException stopping) {
+                // a server that no longer hands out threads to the stopping application: drain here instead
+                supervisor.stop();
+                continue;
+            }
             drain.start();
             draining.add(drain);
         }

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.StreamName;
-import io.sqlstreams.engine.produce.EngineProducer;
+import io.sqlstreams.engine.HostedClient;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
@@ -23,7 +23,7 @@ import jakarta.inject.Inject;
  */
 @ApplicationScoped
 public class StreamProducers {
-    private final Map<String, Producer<?>> producers = new ConcurrentHashMap<>();
+    private final Map<String, HostedClient.HostedProducer<?>> producers = new ConcurrentHashMap<>();
 
     @Inject
     SqlStreamsRuntime runtime;
@@ -44,8 +44,11 @@ public class StreamProducers {
         String stream = streamName(point);
         Class<T> payload = payloadType(point);
         @SuppressWarnings("unchecked")
-        EngineProducer<T> engine = (EngineProducer<T>) producers.computeIfAbsent(stream + "|" + payload.getName(),
-                key -> StreamRegistration.ifAbsent(runtime.client().stream(stream, payload)).producer().register());
+        HostedClient.HostedProducer<T> engine = (HostedClient.HostedProducer<T>) producers.computeIfAbsent(
+                stream + "|" + payload.getName(), key -> {
+                    StreamRegistration.ifAbsent(runtime.client().stream(stream, payload));
+                    return runtime.hostedClient().registerProducer(stream, payload);
+                });
         return new TransactionalProducer<>(stream, engine, runtime.dataSource(), resources::inTransaction);
     }
 

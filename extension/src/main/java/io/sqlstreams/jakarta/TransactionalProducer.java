@@ -13,7 +13,7 @@ import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.produce.EngineProducer;
+import io.sqlstreams.engine.HostedClient;
 
 /**
  * The injected producer: inside a JTA transaction it writes through a connection of the server's data source,
@@ -22,11 +22,11 @@ import io.sqlstreams.engine.produce.EngineProducer;
  */
 final class TransactionalProducer<T> implements Producer<T> {
     private final String stream;
-    private final EngineProducer<T> engine;
+    private final HostedClient.HostedProducer<T> engine;
     private final DataSource dataSource;
     private final BooleanSupplier inTransaction;
 
-    TransactionalProducer(String stream, EngineProducer<T> engine, DataSource dataSource,
+    TransactionalProducer(String stream, HostedClient.HostedProducer<T> engine, DataSource dataSource,
                           BooleanSupplier inTransaction) {
         this.stream = stream;
         this.engine = engine;

@@ -8,12 +8,11 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -104,30 +103,12 @@ class ConsumerGroupExtensionTest {
         CdiContainer.start(database, FAST_GROUP, PaymentObservers.class).close();
         Map<String, String> moreRetries = new HashMap<>(FAST_GROUP);
         moreRetries.put(GROUP_KEY + "message.retry.max-retries", "7");
-        List<String> logged = new CopyOnWriteArrayList<>();
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                logged.add(record.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger engineLog = Logger.getLogger("io.sqlstreams");
-        engineLog.addHandler(capture);
-        try (CdiContainer redeployed = CdiContainer.start(database, moreRetries, PaymentObservers.class)) {
+        try (LogCapture log = new LogCapture();
+             CdiContainer redeployed = CdiContainer.start(database, moreRetries, PaymentObservers.class)) {
             assertThat(stream.consumer("charge-cards").inspect().declaredConfig().message().retry().maxRetries())
                     .isEqualTo(7);
-        } finally {
-            engineLog.removeHandler(capture);
+            assertThat(log.lines()).anySatisfy(line -> assertThat(line).startsWith("SQL0059").contains("max_retries"));
         }
-        assertThat(logged).anySatisfy(line -> assertThat(line).startsWith("SQL0059").contains("max_retries"));
     }
 
     @Test
@@ -153,30 +134,71 @@ class ConsumerGroupExtensionTest {
         assertThat(stream.get()).as("nothing was registered").isEmpty();
     }
 
+    /** Issue 13 §6.3, on the server: lost instance rows are claimed afresh by the same session, no restart. */
     @Test
-    void aSessionThatLostItsInstanceRestartsAndGoesOnDelivering() throws Exception {
+    void aSessionThatLostItsInstanceRowsClaimsFreshOnesAndGoesOnDelivering() throws Exception {
+        try (LogCapture log = new LogCapture();
+             CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
+            HealthCheck liveness = container.select(HealthCheck.class, Liveness.Literal.INSTANCE);
+            HealthCheck readiness = container.select(HealthCheck.class, Readiness.Literal.INSTANCE);
+            Sql sql = new Sql(database);
+            List<String> before = sql.strings("SELECT id::text FROM {s}.worker_instance");
+
+            assertThat(sql.update("DELETE FROM {s}.worker_instance")).as("instance rows removed").isEqualTo(2);
+
+            await().atMost(WAIT).untilAsserted(() -> assertThat(log.withCode("SQL0114")).hasSize(2));
+            assertThat(sql.strings("SELECT id::text FROM {s}.worker_instance WHERE expires_at > now()"))
+                    .as("fresh live rows").hasSize(2).doesNotContainAnyElementsOf(before);
+            assertThat(readiness.call().getData().orElseThrow())
+                    .containsEntry("payments.requested/charge-cards", "running");
+            assertThat(liveness.call().getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+            stream.producer().register().produce(new Payment("order-after-the-loss", "ok"));
+            await().atMost(WAIT).untilAsserted(() -> assertThat(runsOf("ok")).isEqualTo(1));
+            assertThat(readiness.call().getData().orElseThrow()).as("the same session went on")
+                    .containsEntry("payments.requested/charge-cards", "running");
+            assertThat(log.withCode("SQL0012")).isEmpty();
+        }
+    }
+
+    /**
+     * The loop policy under the server's supervisor: each loop of the running session in turn is interrupted;
+     * the session fails with SQL0113, readiness says so while liveness stays UP, and the supervisor restarts it.
+     */
+    @Test
+    void aSessionWhoseLoopIsInterruptedFailsWithItsCodeAndIsRestarted() throws Exception {
         try (CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
             HealthCheck liveness = container.select(HealthCheck.class, Liveness.Literal.INSTANCE);
             HealthCheck readiness = container.select(HealthCheck.class, Readiness.Literal.INSTANCE);
+            Set<String> failedSessions = new HashSet<>();
+            int restarts = 0;
+            for (String role : List.of("claim", "dispatch", "exceptions", "heartbeat", "refresh", "cursor")) {
+                String prefix = "sqlstreams-" + role + "-charge-cards-";
+                Thread loop = await().atMost(WAIT).until(() -> Thread.getAllStackTraces().keySet().stream()
+                        .filter(thread -> thread.isAlive() && thread.getName().startsWith(prefix)
+                                && !failedSessions.contains(thread.getName().substring(prefix.length())))
+                        .findFirst().orElse(null), Objects::nonNull);
+                failedSessions.add(loop.getName().substring(prefix.length()));
 
-            assertThat(new Sql(database).update("DELETE FROM {s}.worker_instance")).as("instance rows removed")
-                    .isPositive();
+                loop.interrupt();
 
-            await().atMost(WAIT).untilAsserted(() -> assertThat(readiness.call().getData().orElseThrow()
-                    .get("payments.requested/charge-cards").toString()).startsWith("restarting").contains("SQL0012"));
-            assertThat(liveness.call().getStatus()).as("a restarting session is alive")
-                    .isEqualTo(HealthCheckResponse.Status.UP);
-            await().atMost(WAIT).untilAsserted(() -> assertThat(readiness.call().getData().orElseThrow())
-                    .containsEntry("payments.requested/charge-cards", "running (restarts 1)"));
-            stream.producer().register().produce(new Payment("order-after-restart", "ok"));
+                await().atMost(WAIT).untilAsserted(() -> assertThat(readiness.call().getData().orElseThrow()
+                        .get("payments.requested/charge-cards").toString()).startsWith("restarting")
+                        .contains("SQL0113").contains(loop.getName()));
+                assertThat(liveness.call().getStatus()).as("a restarting session is alive")
+                        .isEqualTo(HealthCheckResponse.Status.UP);
+                String running = "running (restarts " + ++restarts + ")";
+                await().atMost(WAIT).untilAsserted(() -> assertThat(readiness.call().getData().orElseThrow())
+                        .containsEntry("payments.requested/charge-cards", running));
+            }
+            stream.producer().register().produce(new Payment("order-after-the-restarts", "ok"));
             await().atMost(WAIT).untilAsserted(() -> assertThat(runsOf("ok")).isEqualTo(1));
-            assertThat(readiness.call().getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
         }
     }
 
     /**
      * Another transaction holds the instance rows locked, so the heartbeat hangs: past InstanceTTL the group is
-     * stalled and liveness is DOWN; once the lock goes the lost instance (SQL0012) restarts the session.
+     * stalled and liveness is DOWN; once the lock goes the same session renews, or claims its rows afresh, and
+     * runs on without a restart.
      */
     @Test
     void aHeartbeatOlderThanTheInstanceTtlTakesLivenessDownUntilTheSessionRecovers() throws Exception {
@@ -199,7 +221,7 @@ class ConsumerGroupExtensionTest {
                 HealthCheckResponse live = liveness.call();
                 assertThat(live.getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
                 assertThat(live.getData().orElseThrow()).containsEntry("payments.requested/charge-cards",
-                        "running (restarts 1)");
+                        "running");
             });
         }
     }

@@ -61,7 +61,7 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
     }
 
     @Override
-    public ConsumerInstance<T> register(ConsumerConfig config) {
+    public EngineConsumerInstance<T> register(ConsumerConfig config) {
         ConsumerConfig declared = config == null ? ConsumerConfig.defaults() : config;
         checkNames();
         declared.validate();

@@ -6,13 +6,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.sqlstreams.AlreadyConsumingException;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
-import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.HostedClient;
 
 /** A registered group ready to run sessions in this process, one at a time. */
-public final class EngineConsumerInstance<T> implements ConsumerInstance<T> {
+public final class EngineConsumerInstance<T> implements HostedClient.HostedConsumer<T> {
     private final Engine engine;
     private final RegisteredGroup group;
     private final Class<T> payloadType;
@@ -52,7 +52,7 @@ public final class EngineConsumerInstance<T> implements ConsumerInstance<T> {
         return start(handler, options, engine.environment().handlerExecutor());
     }
 
-    /** {@link #start(MessageHandler, ConsumeOptions)} with handlers on {@code handlerExecutor} (a managed executor). */
+    @Override
     public ConsumerSession start(MessageHandler<T> handler, ConsumeOptions options, ExecutorService handlerExecutor) {
         return open(handler, options, handlerExecutor);
     }
@@ -72,10 +72,14 @@ public final class EngineConsumerInstance<T> implements ConsumerInstance<T> {
         ConsumeOptions resolved = options == null ? ConsumeOptions.defaults() : options;
         resolved.validate();
         ConsumeSession<T> session = new ConsumeSession<>(engine, group, payloadType, schemaVersion, handler, resolved,
-                declared, handlerExecutor, stopped -> running.compareAndSet(stopped, null));
+                declared, handlerExecutor, stopped -> {
+                    engine.sessions().remove(stopped);
+                    running.compareAndSet(stopped, null);
+                });
         if (!running.compareAndSet(null, session)) {
             throw new AlreadyConsumingException(group.streamName(), group.groupName());
         }
+        engine.sessions().add(session);
         try {
             session.begin();
         } catch (RuntimeException | Error failure) {

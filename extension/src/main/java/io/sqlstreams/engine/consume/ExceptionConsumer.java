@@ -68,8 +68,8 @@ final class ExceptionConsumer<T> {
      * One pass; returns how many rows ran a handler, so a pass that only handed rows back (their keys still
      * busy) waits a poll period like an empty one instead of claiming them again at once.
      */
-    int pass(int limit, ConsumerConfig config, Duration leaseDuration, Duration grace, Duration recordMargin,
-             StopSignal stop) throws InterruptedException {
+    int pass(int limit, ConsumerConfig config, Duration leaseDuration, LeaseBudget leaseBudget, StopSignal stop)
+            throws InterruptedException {
         int budget = config.resolvedMessageMax().retry().maxRetries();
         killCrashLoops(budget);
         Instant claimedAt = engine.environment().clock().instant();
@@ -83,12 +83,12 @@ final class ExceptionConsumer<T> {
                 continue;
             }
             Instant deadline = claimedAt.plus(leaseDuration);
-            Duration needed = row.delivery().options().timeout().plus(grace).plus(recordMargin);
+            Duration needed = leaseBudget.needed(row.delivery());
             if (Duration.between(engine.environment().clock().instant(), deadline).compareTo(needed) < 0
                     && !renew(row, leaseDuration)) {
                 continue;
             }
-            if (runAndRecord(row, grace)) {
+            if (runAndRecord(row, leaseBudget)) {
                 ran++;
                 orderedResolved |= row.delivery().options().concurrency() == Concurrency.ORDERED;
             }
@@ -100,9 +100,9 @@ final class ExceptionConsumer<T> {
     }
 
     /** Runs one row and writes its outcome; false when it went back without running (key busy, superseded). */
-    private boolean runAndRecord(Row row, Duration grace) throws InterruptedException {
+    private boolean runAndRecord(Row row, LeaseBudget leaseBudget) throws InterruptedException {
         DeliveryOutcome outcome;
-        Duration bound = row.delivery().options().timeout().plus(grace).plus(OUTCOME_SLACK);
+        Duration bound = leaseBudget.handlerBound(row.delivery()).plus(OUTCOME_SLACK);
         try {
             outcome = runner.run(row.delivery()).get(bound.toNanos(), TimeUnit.NANOSECONDS);
         } catch (ExecutionException impossible) {

@@ -54,8 +54,7 @@ final class KeyChainGate {
 
     private final RangeKeys keys;
     private final Clock clock;
-    private final Duration grace;
-    private final Duration recordMargin;
+    private final LeaseBudget budget;
     private final ScheduledExecutorService retries;
     private final Outlet outlet;
     private final Map<ClaimedRange, Waiting> waiting = new LinkedHashMap<>();
@@ -66,8 +65,7 @@ final class KeyChainGate {
                  ScheduledExecutorService retries, Outlet outlet) {
         this.keys = keys;
         this.clock = clock;
-        this.grace = grace;
-        this.recordMargin = recordMargin;
+        this.budget = new LeaseBudget(grace, recordMargin);
         this.retries = retries;
         this.outlet = outlet;
     }
@@ -194,7 +192,7 @@ final class KeyChainGate {
         KeyLeases.Grant grant;
         try {
             grant = keys.takeAll(asking.stream().map(DispatchUnit::keyRequest).toList(), finished, range.token(),
-                    leaseLeft.plus(recordMargin));
+                    leaseLeft.plus(budget.recordMargin()));
         } catch (SqlStreamsException failure) {
             return asking;
         }
@@ -223,6 +221,6 @@ final class KeyChainGate {
     }
 
     private Duration needed(DispatchUnit chain) {
-        return chain.deliveries().get(0).options().timeout().plus(grace).plus(recordMargin).plus(DISPATCH_SLACK);
+        return budget.needed(chain.deliveries().get(0)).plus(DISPATCH_SLACK);
     }
 }

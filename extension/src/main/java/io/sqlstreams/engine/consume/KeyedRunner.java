@@ -1,6 +1,5 @@
 package io.sqlstreams.engine.consume;
 
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import io.sqlstreams.Concurrency;
@@ -15,14 +14,12 @@ import io.sqlstreams.SqlStreamsException;
 final class KeyedRunner<T> {
     private final HandlerRunner<T> runner;
     private final KeyLeases keys;
-    private final Duration grace;
-    private final Duration recordMargin;
+    private final LeaseBudget budget;
 
-    KeyedRunner(HandlerRunner<T> runner, KeyLeases keys, Duration grace, Duration recordMargin) {
+    KeyedRunner(HandlerRunner<T> runner, KeyLeases keys, LeaseBudget budget) {
         this.runner = runner;
         this.keys = keys;
-        this.grace = grace;
-        this.recordMargin = recordMargin;
+        this.budget = budget;
     }
 
     CompletableFuture<DeliveryOutcome> run(Delivery delivery) {
@@ -31,7 +28,7 @@ final class KeyedRunner<T> {
         }
         KeyLeases.Lease lease;
         try {
-            lease = keys.take(delivery, delivery.options().timeout().plus(grace).plus(recordMargin));
+            lease = keys.take(delivery, budget.needed(delivery));
         } catch (SqlStreamsException failure) {
             return CompletableFuture.completedFuture(new DeliveryOutcome.Retry("could not take the message key lease: "
                     + failure.getMessage()));

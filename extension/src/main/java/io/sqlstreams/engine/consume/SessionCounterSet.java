@@ -16,10 +16,12 @@ final class SessionCounterSet {
     final LongAdder quarantined = new LongAdder();
     final LongAdder abandoned = new LongAdder();
     final LongAdder leaseLost = new LongAdder();
+    final LongAdder instanceReclaims = new LongAdder();
 
     SessionCounters snapshot() {
         return new SessionCounters(claimed.sum(), success.sum(), superseded.sum(), ready.sum(), deferred.sum(),
-                dead.sum(), reclaimed.sum(), quarantined.sum(), abandoned.sum(), leaseLost.sum());
+                dead.sum(), reclaimed.sum(), quarantined.sum(), abandoned.sum(), leaseLost.sum(),
+                instanceReclaims.sum());
     }
 
     void count(DeliveryOutcome outcome) {
@@ -41,6 +43,7 @@ final class SessionCounterSet {
         return "claimed_count=" + c.claimed() + " success_count=" + c.success() + " superseded_count=" + c.superseded()
                 + " ready_count=" + c.ready() + " deferred_count=" + c.deferred() + " dead_count=" + c.dead()
                 + " reclaimed_count=" + c.reclaimed() + " quarantined_count=" + c.quarantined()
-                + " abandoned_count=" + c.abandoned() + " lease_lost_count=" + c.leaseLost();
+                + " abandoned_count=" + c.abandoned() + " lease_lost_count=" + c.leaseLost()
+                + " instance_reclaim_count=" + c.instanceReclaims();
     }
 }

@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ListIterator;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
@@ -13,7 +14,9 @@ import io.sqlstreams.engine.Engine;
 /**
  * The liveness rows of one session: a {@code worker_instance} row for each of the group's workers, claimed
  * under the worker's target, renewed every InstanceTTL/2 (token-guarded, and only while unexpired and not
- * suspended), and deleted on stop so a replacement can claim at once.
+ * suspended), and deleted on stop so a replacement can claim at once. A row found expired or removed (a
+ * database outage longer than InstanceTTL) is replaced by a fresh claim, and deleted if still there: the rows
+ * guard nothing a session holds (its leases carry their own tokens), so the session goes on.
  */
 final class WorkerInstances {
     private final Engine engine;
@@ -25,34 +28,31 @@ final class WorkerInstances {
         this.group = group;
     }
 
-    /** Claims both workers' rows; SQL0107 when a worker is suspended or at its target. */
+    /**
+     * Claims both workers' rows; SQL0107 when a worker is suspended or at its target, SQL0014 when the group's
+     * workers are gone.
+     */
     synchronized void claim(Duration ttl) {
         for (String worker : List.of(GroupRows.MESSAGE_CONSUMER, GroupRows.EXCEPTION_CONSUMER)) {
-            Held instance = engine.database().autoCommit("claiming " + worker + " of " + group.describe(), connection -> {
-                try (PreparedStatement claim = connection.prepareStatement(engine.sql().get("claim_worker_instance"))) {
-                    claim.setLong(1, group.groupId());
-                    claim.setString(2, worker);
-                    claim.setLong(3, FreshClaimer.micros(ttl));
-                    try (ResultSet row = claim.executeQuery()) {
-                        return row.next() ? new Held(worker, row.getLong(1), row.getString(2)) : null;
-                    }
-                }
-            });
-            if (instance == null) {
+            Claim claim = claimRow(worker, ttl);
+            if (claim.instance() == null) {
                 release();
                 throw new SqlStreamsException(Code.SQL0107, "worker " + worker + " of " + group.describe()
                         + " is suspended or at its target instance count; this session cannot start");
             }
-            held.add(instance);
+            held.add(claim.instance());
         }
     }
 
     /**
-     * Renews every row. SQL0107 when a worker was suspended (target 0): the session stops on purpose. SQL0012
-     * when a row expired or was removed: this session has lost its liveness (SQL0034).
+     * Renews every row, replacing a lost one by a fresh claim (SQL0114); returns how many were replaced. SQL0107
+     * when a worker was suspended (target 0): the session stops on purpose. SQL0012 when a lost row cannot be
+     * replaced because its worker is at its target; SQL0014 when the group's workers are gone.
      */
-    synchronized void renew(Duration ttl) {
-        for (Held instance : held) {
+    synchronized int renew(Duration ttl) {
+        int replaced = 0;
+        for (ListIterator<Held> rows = held.listIterator(); rows.hasNext(); ) {
+            Held instance = rows.next();
             long[] renewed = engine.database().autoCommit("renewing " + instance.worker() + " of " + group.describe(),
                     connection -> {
                         try (PreparedStatement renew = connection.prepareStatement(engine.sql().get("renew_worker_instance"))) {
@@ -66,16 +66,55 @@ final class WorkerInstances {
                         }
                     });
             if (renewed[0] == 0) {
-                engine.diagnostics().event(Code.SQL0034, "worker instance of " + instance.worker() + " of "
-                        + group.describe() + " was lost (expired or removed); stopping");
-                throw new SqlStreamsException(Code.SQL0012, "the " + instance.worker() + " instance of "
-                        + group.describe() + " expired or was removed");
-            }
-            if (renewed[1] == 0) {
-                throw new SqlStreamsException(Code.SQL0107, "worker " + instance.worker() + " of " + group.describe()
-                        + " was suspended; this session stops");
+                rows.set(replace(instance, ttl));
+                replaced++;
+            } else if (renewed[1] == 0) {
+                throw suspended(instance.worker());
             }
         }
+        return replaced;
+    }
+
+    private Held replace(Held lost, Duration ttl) {
+        Claim claim = claimRow(lost.worker(), ttl);
+        if (claim.instance() == null) {
+            throw claim.target() == 0 ? suspended(lost.worker())
+                    : new SqlStreamsException(Code.SQL0012, "the " + lost.worker() + " instance of " + group.describe()
+                    + " expired or was removed, and the worker is at its target instance count");
+        }
+        delete(lost);
+        engine.diagnostics().event(Code.SQL0114, "the " + lost.worker() + " instance of " + group.describe()
+                + " expired or was removed; claimed a fresh one and the session goes on");
+        return claim.instance();
+    }
+
+    private SqlStreamsException suspended(String worker) {
+        return new SqlStreamsException(Code.SQL0107, "worker " + worker + " of " + group.describe()
+                + " was suspended; this session stops");
+    }
+
+    /** One claim attempt: the row claimed, or none (declined) with the worker's target; SQL0014 without a worker. */
+    private Claim claimRow(String worker, Duration ttl) {
+        Claim claim = engine.database().autoCommit("claiming " + worker + " of " + group.describe(), connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(engine.sql().get("claim_worker_instance"))) {
+                statement.setLong(1, group.groupId());
+                statement.setString(2, worker);
+                statement.setLong(3, FreshClaimer.micros(ttl));
+                try (ResultSet row = statement.executeQuery()) {
+                    if (!row.next()) {
+                        return null;
+                    }
+                    String token = row.getString(2);
+                    return new Claim(token == null ? null : new Held(worker, row.getLong(1), token), row.getInt(3));
+                }
+            }
+        });
+        if (claim == null) {
+            release();
+            throw new SqlStreamsException(Code.SQL0014, "worker " + worker + " of " + group.describe()
+                    + " no longer exists: the group was destroyed");
+        }
+        return claim;
     }
 
     /** The ids of the rows this session holds. */
@@ -85,23 +124,30 @@ final class WorkerInstances {
 
     /** Deletes the rows this session holds; failures are left to expiry. */
     synchronized void release() {
-        for (Held instance : held) {
-            try {
-                engine.database().autoCommit("releasing " + instance.worker() + " of " + group.describe(), connection -> {
-                    try (PreparedStatement release = connection.prepareStatement(engine.sql().get("release_worker_instance"))) {
-                        release.setLong(1, instance.id());
-                        release.setString(2, instance.token());
-                        return release.executeUpdate();
-                    }
-                });
-            } catch (SqlStreamsException failure) {
-                engine.diagnostics().info("could not release a worker instance of " + group.describe()
-                        + "; it expires on its own: " + failure.getMessage());
-            }
-        }
+        held.forEach(this::delete);
         held.clear();
     }
 
+    /** Deletes one row, if it is still there with this session's token; a failure leaves it to expiry. */
+    private void delete(Held instance) {
+        try {
+            engine.database().autoCommit("releasing " + instance.worker() + " of " + group.describe(), connection -> {
+                try (PreparedStatement release = connection.prepareStatement(engine.sql().get("release_worker_instance"))) {
+                    release.setLong(1, instance.id());
+                    release.setString(2, instance.token());
+                    return release.executeUpdate();
+                }
+            });
+        } catch (SqlStreamsException failure) {
+            engine.diagnostics().info("could not release a worker instance of " + group.describe()
+                    + "; it expires on its own: " + failure.getMessage());
+        }
+    }
+
     private record Held(String worker, long id, String token) {
+    }
+
+    /** A claim's result: the row claimed, null when declined, and the worker's target. */
+    private record Claim(Held instance, int target) {
     }
 }

@@ -17,15 +17,15 @@ import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
-import io.sqlstreams.Producer;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.sql.Transactions;
 
 /** A producer for one stream, bound to the stream's id (a rename does not disturb it). */
-public final class EngineProducer<T> implements Producer<T> {
+public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
     private final Engine engine;
     private final String streamName;
     private final ProducerConfig config;
@@ -75,11 +75,7 @@ public final class EngineProducer<T> implements Producer<T> {
         return result;
     }
 
-    /**
-     * Produces inside a transaction the server manages (JTA) on {@code enlisted}, a connection the server has
-     * enlisted in it: the messages commit or roll back with it, in argument order. Not part of {@link Producer}:
-     * the Jakarta integration's injected producer calls it.
-     */
+    @Override
     public List<ProduceResult> produceInManagedTransaction(Connection enlisted, List<ProduceItem<T>> items) {
         Instant started = engine.environment().clock().instant();
         List<PreparedMessage> prepared = prepareAll(items);

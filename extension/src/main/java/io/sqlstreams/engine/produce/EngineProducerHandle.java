@@ -3,7 +3,6 @@ package io.sqlstreams.engine.produce;
 import java.sql.Connection;
 
 import io.sqlstreams.InvalidConfigurationException;
-import io.sqlstreams.Producer;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.ProducerHandle;
 import io.sqlstreams.RetryPolicy;
@@ -34,7 +33,7 @@ public final class EngineProducerHandle<T> implements ProducerHandle<T> {
     }
 
     @Override
-    public Producer<T> register(ProducerConfig config) {
+    public EngineProducer<T> register(ProducerConfig config) {
         ProducerConfig resolved = config == null ? ProducerConfig.defaults() : config;
         Names.resource("stream", streamName);
         resolved.validate();

@@ -1,6 +1,8 @@
 -- Liveness rows of running workers: claim under the worker's target, token-guarded heartbeat and release.
 
 -- name: claim_worker_instance
+-- One row while the worker exists: the new instance's id and token, both null when the claim was declined
+-- (suspended, or at target), and the worker's target; no row when the worker is gone.
 WITH worker AS (
     SELECT id, target_instances FROM {schema}.worker_config WHERE consumer_group_id = ? AND name = ? FOR UPDATE
 ),
@@ -17,7 +19,7 @@ logged AS (
     INSERT INTO {schema}.worker_instance_log (worker_instance_id, worker_id, token, expires_at, attempts, created_at)
     SELECT id, worker_id, token, expires_at, attempts, created_at FROM claimed
 )
-SELECT id, token::text FROM claimed
+SELECT c.id, c.token::text, w.target_instances FROM worker w LEFT JOIN claimed c ON c.worker_id = w.id
 
 -- name: renew_worker_instance
 -- Renews only an unexpired row with the holder's token; reports the worker's target so a suspension is seen.

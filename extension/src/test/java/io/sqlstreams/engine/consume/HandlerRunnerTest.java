@@ -53,7 +53,7 @@ class HandlerRunnerTest {
     private final SessionCounterSet counters = new SessionCounterSet();
     /** Only what a handler run uses: the payload codec and the diagnostics. */
     private final Engine engine = new Engine(ClientConfig.defaults(), null, null, null, new Diagnostics(logger, clock),
-            new PayloadCodec(), null, null, null);
+            new PayloadCodec(), null, null, null, null);
     private final CountDownLatch release = new CountDownLatch(1);
 
     @AfterEach

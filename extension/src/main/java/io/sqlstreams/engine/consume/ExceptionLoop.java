@@ -1,0 +1,48 @@
+package io.sqlstreams.engine.consume;
+
+import java.time.Duration;
+
+import io.sqlstreams.ConsumeOptions;
+import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.loop.Loop;
+
+/** The exception loop: one pass of the {@link ExceptionConsumer} after another, a poll period apart when idle. */
+final class ExceptionLoop<T> implements Loop.Body {
+    private final Engine engine;
+    private final RegisteredGroup group;
+    private final ConsumeOptions options;
+    private final GroupConfigCache config;
+    private final ExceptionConsumer<T> exceptions;
+    private final LeaseBudget budget;
+
+    ExceptionLoop(Engine engine, RegisteredGroup group, ConsumeOptions options, GroupConfigCache config,
+                  ExceptionConsumer<T> exceptions, LeaseBudget budget) {
+        this.engine = engine;
+        this.group = group;
+        this.options = options;
+        this.config = config;
+        this.exceptions = exceptions;
+        this.budget = budget;
+    }
+
+    @Override
+    public void pass(Loop loop) throws InterruptedException {
+        Duration pollRate = options.resolvedClaimPollRate();
+        int ran;
+        try {
+            ConsumerConfig current = config.current();
+            ran = exceptions.pass(options.resolvedBatchLimit(), current, options.rangeLeaseDuration(current), budget,
+                    loop::stopping);
+        } catch (SqlStreamsException passFailure) {
+            SessionFailure.rethrowIfEnding(passFailure);
+            engine.diagnostics().logger().log(System.Logger.Level.WARNING, "exception pass of " + group.describe()
+                    + " failed; retrying in " + pollRate.toMillis() + " ms: " + passFailure.getMessage());
+            ran = 0;
+        }
+        if (ran == 0) {
+            loop.pause(pollRate);
+        }
+    }
+}

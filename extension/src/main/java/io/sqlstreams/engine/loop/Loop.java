@@ -1,0 +1,113 @@
+package io.sqlstreams.engine.loop;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.SqlStreamsException;
+
+/**
+ * A long-lived loop on its own thread of the host's factory, under the one exit policy of every engine loop: it
+ * repeats its body until {@link #stop()} is requested, and any other exit fails its owner. A body that throws a
+ * coded failure hands the owner that failure; an interrupt (thrown, or left set after a pass) or an uncoded
+ * exception reaches the owner as SQL0113. An interrupt after a requested stop is an ordinary exit.
+ */
+public final class Loop {
+
+    /** One pass of a loop. It may block, and waits with {@link Loop#pause} so that a stop wakes it. */
+    @FunctionalInterface
+    public interface Body {
+        void pass(Loop loop) throws InterruptedException;
+    }
+
+    /** Whom a loop fails when it exits without a requested stop. */
+    @FunctionalInterface
+    public interface Owner {
+        void loopFailed(Loop loop, SqlStreamsException failure);
+    }
+
+    private final String name;
+    private final Body body;
+    private final Owner owner;
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final Thread thread;
+
+    private Loop(ThreadFactory threads, String name, Body body, Owner owner) {
+        this.name = name;
+        this.body = body;
+        this.owner = owner;
+        this.thread = NamedThreads.of(threads, name).newThread(this::run);
+    }
+
+    /** Starts {@code body} on a new thread of {@code threads}, named {@code name}. */
+    public static Loop start(ThreadFactory threads, String name, Body body, Owner owner) {
+        Loop loop = new Loop(threads, name, body, owner);
+        loop.thread.start();
+        return loop;
+    }
+
+    /** A body that waits {@code period} (a stop cuts the wait short) and then runs {@code task}. */
+    public static Body every(Duration period, Runnable task) {
+        return loop -> {
+            loop.pause(period);
+            if (!loop.stopping()) {
+                task.run();
+            }
+        };
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** True once a stop was requested. */
+    public boolean stopping() {
+        return stopRequested.getCount() == 0;
+    }
+
+    /** Asks the loop to end after its current pass, and wakes it from a {@link #pause}. */
+    public void stop() {
+        stopRequested.countDown();
+    }
+
+    /** Waits {@code duration}, or less when a stop is requested meanwhile. */
+    public void pause(Duration duration) throws InterruptedException {
+        stopRequested.await(duration.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Waits up to {@code timeout} for the loop's thread to end; true when it has. */
+    public boolean join(Duration timeout) throws InterruptedException {
+        thread.join(Math.max(1, timeout.toMillis()));
+        return !thread.isAlive();
+    }
+
+    /** True when called on the loop's own thread. */
+    public boolean isCurrentThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    private void run() {
+        try {
+            while (!stopping()) {
+                body.pass(this);
+                if (Thread.currentThread().isInterrupted() && !stopping()) {
+                    throw new InterruptedException("interrupt flag set after a pass");
+                }
+            }
+        } catch (InterruptedException interrupted) {
+            if (!stopping()) {
+                owner.loopFailed(this, exited("was interrupted", interrupted));
+            }
+        } catch (SqlStreamsException coded) {
+            owner.loopFailed(this, coded);
+        } catch (RuntimeException | Error unexpected) {
+            owner.loopFailed(this, exited("threw " + unexpected, unexpected));
+        }
+    }
+
+    private SqlStreamsException exited(String how, Throwable cause) {
+        return new SqlStreamsException(Code.SQL0113, "loop " + name + " " + how + " without a requested stop", cause);
+    }
+}
