@@ -19,11 +19,11 @@ import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.consume.EngineConsumerHandle;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
 import io.sqlstreams.engine.query.BindingQueries;
+import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
 import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.stream.EngineStreamHandle;
-import io.sqlstreams.engine.stream.StreamRows;
 
 /**
  * The engine's client: a caller-owned data source plus the captured configuration. It owns the handler pool only
@@ -90,7 +90,7 @@ public final class EngineClient implements HostedClient {
         if (!engine.migrator().installed()) {
             return List.of();
         }
-        StreamRows rows = new StreamRows(engine.sql());
+        StreamQueries rows = new StreamQueries(engine.sql());
         return engine.database().autoCommit("listing streams", rows::all);
     }
 
@@ -102,7 +102,7 @@ public final class EngineClient implements HostedClient {
         BindingQueries queries = new BindingQueries(engine.sql());
         return engine.database().autoCommit("listing bindings", connection -> {
             List<Binding> bindings = new ArrayList<>();
-            for (Stream stream : new StreamRows(engine.sql()).all(connection)) {
+            for (Stream stream : new StreamQueries(engine.sql()).all(connection)) {
                 bindings.addAll(queries.ofStream(connection, stream));
             }
             return bindings;

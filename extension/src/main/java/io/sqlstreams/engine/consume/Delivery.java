@@ -15,13 +15,6 @@ import io.sqlstreams.MessageOptions;
 record Delivery(long messageId, String routingKey, String messageKey, Long compactionRank, String payloadJson,
                 Instant createdAt, MessageOptions options, int attempt, int delays, RunStart start) {
 
-    /** A first delivery on the range path: no delays yet, and its start is not recorded (its range lease covers it). */
-    Delivery(long messageId, String routingKey, String messageKey, Long compactionRank, String payloadJson,
-             Instant createdAt, MessageOptions options, int attempt) {
-        this(messageId, routingKey, messageKey, compactionRank, payloadJson, createdAt, options, attempt, 0,
-                RunStart.UNRECORDED);
-    }
-
     /** How the start of a run is recorded before its handler runs. */
     @FunctionalInterface
     interface RunStart {

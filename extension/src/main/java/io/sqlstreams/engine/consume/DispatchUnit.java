@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.sqlstreams.Concurrency;
+import io.sqlstreams.engine.query.KeyLeaseQueries.WantedKey;
 
 /**
  * What the dispatcher runs under one permit: a single message, or a key chain, every exclusive or ordered
@@ -62,7 +63,7 @@ record DispatchUnit(ClaimedRange range, List<Delivery> deliveries, Kind kind) {
         return deliveries.get(0).messageKey();
     }
 
-    KeyLeases.KeyRequest keyRequest() {
-        return new KeyLeases.KeyRequest(messageKey(), deliveries.get(0).messageId(), kind == Kind.ORDERED_CHAIN, true);
+    WantedKey keyRequest() {
+        return new WantedKey(messageKey(), deliveries.get(0).messageId(), kind == Kind.ORDERED_CHAIN, true);
     }
 }

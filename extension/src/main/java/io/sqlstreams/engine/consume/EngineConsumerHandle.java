@@ -23,8 +23,8 @@ import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.query.GroupQueries;
+import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.query.WorkerQueries;
-import io.sqlstreams.engine.stream.StreamRows;
 
 /** A consumer group by name; every verb resolves the stream and group names when it runs. */
 public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
@@ -36,7 +36,7 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
     private final GroupQueries groups;
     private final WorkerQueries workers;
     private final BindingQueries bindings;
-    private final StreamRows streams;
+    private final StreamQueries streams;
 
     public EngineConsumerHandle(Engine engine, String stream, String name, Class<T> payloadType) {
         this.engine = engine;
@@ -47,7 +47,7 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
         this.groups = new GroupQueries(engine.sql());
         this.workers = new WorkerQueries(engine.sql());
         this.bindings = new BindingQueries(engine.sql());
-        this.streams = new StreamRows(engine.sql());
+        this.streams = new StreamQueries(engine.sql());
     }
 
     @Override
@@ -176,7 +176,7 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
 
     private void requireInstalled() {
         if (!engine.migrator().installed()) {
-            throw StreamRows.notFound(stream);
+            throw StreamQueries.notFound(stream);
         }
     }
 

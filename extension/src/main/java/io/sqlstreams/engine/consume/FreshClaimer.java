@@ -14,7 +14,6 @@ import io.sqlstreams.engine.query.ClaimQueries.LockedCursor;
 import io.sqlstreams.engine.query.ClaimQueries.Observation;
 import io.sqlstreams.engine.query.ClaimQueries.Reclaimed;
 import io.sqlstreams.engine.query.GroupIds;
-import io.sqlstreams.engine.query.Micros;
 
 /**
  * One claim poll of a group: reclaim an expired range first (quarantining it after MaxRangeReclaims), else
@@ -134,11 +133,6 @@ final class FreshClaimer {
         engine.diagnostics().event(Code.SQL0027, "range (" + range.low() + ", " + range.high() + "] of "
                 + group.describe() + " quarantined after " + range.reclaims() + " reclaims: " + written
                 + " message(s) now retry on their own as ready exceptions");
-    }
-
-    /** Kept for the exception path and instance leases until their statements move to the query layer. */
-    static long micros(Duration duration) {
-        return Micros.of(duration);
     }
 
     private record Leased(String token, long low, long high) {

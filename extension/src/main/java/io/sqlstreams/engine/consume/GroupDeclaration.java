@@ -11,8 +11,8 @@ import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.binding.BindingPatterns;
 import io.sqlstreams.engine.query.GroupQueries;
+import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.query.WorkerQueries;
-import io.sqlstreams.engine.stream.StreamRows;
 import io.sqlstreams.engine.worker.WorkerDeclaration;
 import jakarta.json.JsonObject;
 
@@ -24,13 +24,13 @@ import jakarta.json.JsonObject;
  */
 final class GroupDeclaration {
     private final Engine engine;
-    private final StreamRows streams;
+    private final StreamQueries streams;
     private final GroupQueries groups;
     private final WorkerDeclaration workers;
 
     GroupDeclaration(Engine engine) {
         this.engine = engine;
-        this.streams = new StreamRows(engine.sql());
+        this.streams = new StreamQueries(engine.sql());
         this.groups = new GroupQueries(engine.sql());
         this.workers = new WorkerDeclaration(engine.sql(), engine.diagnostics(), engine.declarer());
     }

@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.query.KeyLeaseQueries.WantedKey;
 
 /**
  * Lets a range's key chains through to the dispatcher once their key leases are held: all of a range's keys are
@@ -36,7 +37,7 @@ final class KeyChainGate {
 
     /** The key leases the gate asks for and gives back under a range's token: {@link KeyLeases} in a session. */
     interface RangeKeys {
-        KeyLeases.Grant takeAll(List<KeyLeases.KeyRequest> requests, List<String> finished, String token,
+        KeyLeases.Grant takeAll(List<WantedKey> requests, List<String> finished, String token,
                                 Duration duration);
 
         void warnTakenOver(ClaimedRange range, long lost);

@@ -12,6 +12,7 @@ import java.util.UUID;
 import io.sqlstreams.Concurrency;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.query.GroupIds;
+import io.sqlstreams.engine.query.KeyLeaseQueries.WantedKey;
 import io.sqlstreams.engine.query.KeyLeaseQueries;
 
 /**
@@ -33,14 +34,6 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
         AFTER_EXCEPTION,
         /** the key is leased, or an earlier message of the ordered key is in another open range */
         BUSY
-    }
-
-    /**
-     * One key asked for: its first message in the caller's work, and which unresolved earlier messages of the key
-     * hold it back: exception rows (ordered keys), messages in other open ranges (a range's chains, and ordered
-     * keys on the exception path).
-     */
-    record KeyRequest(String messageKey, long firstId, boolean afterExceptions, boolean afterRanges) {
     }
 
     /** A lease request's answer and, when acquired, the token that releases it. */
@@ -74,7 +67,7 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
                     connection -> takeOfHead(connection, delivery, token, duration));
         } else {
             boolean ordered = delivery.options().concurrency() == Concurrency.ORDERED;
-            KeyRequest request = new KeyRequest(delivery.messageKey(), delivery.messageId(), ordered, ordered);
+            WantedKey request = new WantedKey(delivery.messageKey(), delivery.messageId(), ordered, ordered);
             verdict = takeAll(List.of(request), List.of(), token, duration).states().get(0) == KeyState.ACQUIRED
                     ? Verdict.ACQUIRED : Verdict.BUSY;
         }
@@ -94,11 +87,8 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
      *         back (fewer than asked: a lease expired and was taken over)
      */
     @Override
-    public Grant takeAll(List<KeyRequest> requests, List<String> finished, String token, Duration duration) {
-        KeyLeaseQueries.KeysRequest request = new KeyLeaseQueries.KeysRequest(token, requests.stream()
-                .map(key -> new KeyLeaseQueries.WantedKey(key.messageKey(), key.firstId(), key.afterExceptions(),
-                        key.afterRanges()))
-                .toList(), finished, duration);
+    public Grant takeAll(List<WantedKey> requests, List<String> finished, String token, Duration duration) {
+        KeyLeaseQueries.KeysRequest request = new KeyLeaseQueries.KeysRequest(token, requests, finished, duration);
         KeyLeaseQueries.KeysGrant grant = engine.database().autoCommit("taking " + requests.size()
                 + " key lease(s) of " + group.describe(), connection -> queries.takeKeys(connection, ids, request));
         Map<String, KeyState> byKey = new HashMap<>();
@@ -107,7 +97,7 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
                     : answer.afterException() ? KeyState.AFTER_EXCEPTION : KeyState.BUSY);
         }
         List<KeyState> states = new ArrayList<>(requests.size());
-        for (KeyRequest key : requests) {
+        for (WantedKey key : requests) {
             states.add(byKey.getOrDefault(key.messageKey(), KeyState.BUSY));
         }
         return new Grant(states, (int) grant.released());

@@ -32,7 +32,8 @@ final class RangeReader {
     List<Delivery> read(Connection connection, long low, long high, ConsumerConfig config) throws SQLException {
         return queries.readRange(connection, group.ids(), schemaVersion, low, high).stream()
                 .map(row -> new Delivery(row.id(), row.routingKey(), row.messageKey(), row.compactionRank(),
-                        row.payloadJson(), row.createdAt(), resolve(row.id(), row.optionsJson(), config), 1))
+                        row.payloadJson(), row.createdAt(), resolve(row.id(), row.optionsJson(), config), 1, 0,
+                        Delivery.RunStart.UNRECORDED))
                 .toList();
     }
 

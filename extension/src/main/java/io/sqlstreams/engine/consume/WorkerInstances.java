@@ -1,15 +1,18 @@
 package io.sqlstreams.engine.consume;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ListIterator;
+import java.util.Optional;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.query.InstanceQueries;
+import io.sqlstreams.engine.query.InstanceQueries.Claim;
+import io.sqlstreams.engine.query.InstanceQueries.Instance;
+import io.sqlstreams.engine.query.InstanceQueries.Renewal;
 
 /**
  * The liveness rows of one session: a {@code worker_instance} row for each of the group's workers, claimed
@@ -21,11 +24,13 @@ import io.sqlstreams.engine.Engine;
 final class WorkerInstances {
     private final Engine engine;
     private final RegisteredGroup group;
+    private final InstanceQueries queries;
     private final List<Held> held = new ArrayList<>();
 
     WorkerInstances(Engine engine, RegisteredGroup group) {
         this.engine = engine;
         this.group = group;
+        this.queries = new InstanceQueries(engine.sql());
     }
 
     /**
@@ -34,7 +39,7 @@ final class WorkerInstances {
      */
     synchronized void claim(Duration ttl) {
         for (String worker : List.of(GroupRows.MESSAGE_CONSUMER, GroupRows.EXCEPTION_CONSUMER)) {
-            Claim claim = claimRow(worker, ttl);
+            Claimed claim = claimRow(worker, ttl);
             if (claim.instance() == null) {
                 release();
                 throw new SqlStreamsException(Code.SQL0107, "worker " + worker + " of " + group.describe()
@@ -53,22 +58,12 @@ final class WorkerInstances {
         int replaced = 0;
         for (ListIterator<Held> rows = held.listIterator(); rows.hasNext(); ) {
             Held instance = rows.next();
-            long[] renewed = engine.database().autoCommit("renewing " + instance.worker() + " of " + group.describe(),
-                    connection -> {
-                        try (PreparedStatement renew = connection.prepareStatement(engine.sql().get("renew_worker_instance"))) {
-                            renew.setLong(1, FreshClaimer.micros(ttl));
-                            renew.setLong(2, instance.id());
-                            renew.setString(3, instance.token());
-                            try (ResultSet row = renew.executeQuery()) {
-                                row.next();
-                                return new long[] {row.getLong(1), row.getLong(2)};
-                            }
-                        }
-                    });
-            if (renewed[0] == 0) {
+            Renewal renewal = engine.database().autoCommit("renewing " + instance.worker() + " of " + group.describe(),
+                    connection -> queries.renew(connection, instance.row(), ttl));
+            if (!renewal.renewed()) {
                 rows.set(replace(instance, ttl));
                 replaced++;
-            } else if (renewed[1] == 0) {
+            } else if (renewal.targetInstances() == 0) {
                 throw suspended(instance.worker());
             }
         }
@@ -76,7 +71,7 @@ final class WorkerInstances {
     }
 
     private Held replace(Held lost, Duration ttl) {
-        Claim claim = claimRow(lost.worker(), ttl);
+        Claimed claim = claimRow(lost.worker(), ttl);
         if (claim.instance() == null) {
             throw claim.target() == 0 ? suspended(lost.worker())
                     : new SqlStreamsException(Code.SQL0012, "the " + lost.worker() + " instance of " + group.describe()
@@ -94,27 +89,16 @@ final class WorkerInstances {
     }
 
     /** One claim attempt: the row claimed, or none (declined) with the worker's target; SQL0014 without a worker. */
-    private Claim claimRow(String worker, Duration ttl) {
-        Claim claim = engine.database().autoCommit("claiming " + worker + " of " + group.describe(), connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(engine.sql().get("claim_worker_instance"))) {
-                statement.setLong(1, group.groupId());
-                statement.setString(2, worker);
-                statement.setLong(3, FreshClaimer.micros(ttl));
-                try (ResultSet row = statement.executeQuery()) {
-                    if (!row.next()) {
-                        return null;
-                    }
-                    String token = row.getString(2);
-                    return new Claim(token == null ? null : new Held(worker, row.getLong(1), token), row.getInt(3));
-                }
-            }
-        });
-        if (claim == null) {
+    private Claimed claimRow(String worker, Duration ttl) {
+        Optional<Claim> claim = engine.database().autoCommit("claiming " + worker + " of " + group.describe(),
+                connection -> queries.claim(connection, group.groupId(), worker, ttl));
+        if (claim.isEmpty()) {
             release();
             throw new SqlStreamsException(Code.SQL0014, "worker " + worker + " of " + group.describe()
                     + " no longer exists: the group was destroyed");
         }
-        return claim;
+        Held instance = claim.get().instance().map(row -> new Held(worker, row)).orElse(null);
+        return new Claimed(instance, claim.get().targetInstances());
     }
 
     /** The ids of the rows this session holds. */
@@ -131,23 +115,21 @@ final class WorkerInstances {
     /** Deletes one row, if it is still there with this session's token; a failure leaves it to expiry. */
     private void delete(Held instance) {
         try {
-            engine.database().autoCommit("releasing " + instance.worker() + " of " + group.describe(), connection -> {
-                try (PreparedStatement release = connection.prepareStatement(engine.sql().get("release_worker_instance"))) {
-                    release.setLong(1, instance.id());
-                    release.setString(2, instance.token());
-                    return release.executeUpdate();
-                }
-            });
+            engine.database().autoCommit("releasing " + instance.worker() + " of " + group.describe(),
+                    connection -> queries.release(connection, instance.row()));
         } catch (SqlStreamsException failure) {
             engine.diagnostics().info("could not release a worker instance of " + group.describe()
                     + "; it expires on its own: " + failure.getMessage());
         }
     }
 
-    private record Held(String worker, long id, String token) {
+    private record Held(String worker, Instance row) {
+        long id() {
+            return row.id();
+        }
     }
 
     /** A claim's result: the row claimed, null when declined, and the worker's target. */
-    private record Claim(Held instance, int target) {
+    private record Claimed(Held instance, int target) {
     }
 }

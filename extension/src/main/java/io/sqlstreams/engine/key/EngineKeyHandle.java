@@ -14,8 +14,8 @@ import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.query.KeyQueries;
+import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.sql.DatabaseFailures;
-import io.sqlstreams.engine.stream.StreamRows;
 import jakarta.json.bind.JsonbException;
 
 /** One message key of a stream: its compaction head, the head's lock, and its retained messages. */
@@ -24,7 +24,7 @@ public final class EngineKeyHandle<T> implements KeyHandle<T> {
     private final String streamName;
     private final Class<T> payloadType;
     private final String messageKey;
-    private final StreamRows rows;
+    private final StreamQueries rows;
     private final KeyQueries keys;
 
     public EngineKeyHandle(Engine engine, String streamName, Class<T> payloadType, String messageKey) {
@@ -32,7 +32,7 @@ public final class EngineKeyHandle<T> implements KeyHandle<T> {
         this.streamName = streamName;
         this.payloadType = payloadType;
         this.messageKey = messageKey;
-        this.rows = new StreamRows(engine.sql());
+        this.rows = new StreamQueries(engine.sql());
         this.keys = new KeyQueries(engine.sql());
     }
 
@@ -82,7 +82,7 @@ public final class EngineKeyHandle<T> implements KeyHandle<T> {
         Names.resource("stream", streamName);
         Names.key("message key", messageKey);
         if (!engine.migrator().installed()) {
-            throw StreamRows.notFound(streamName);
+            throw StreamQueries.notFound(streamName);
         }
     }
 

@@ -11,7 +11,7 @@ import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.query.DdlLockTimeout;
-import io.sqlstreams.engine.stream.StreamRows;
+import io.sqlstreams.engine.query.StreamQueries;
 
 import java.math.BigInteger;
 import java.time.Duration;
@@ -40,10 +40,10 @@ public final class EngineProducerHandle<T> implements ProducerHandle<T> {
         int schemaVersion = PayloadCodec.schemaVersion(payloadType);
         checkRetryBudget(engine.config().retry());
         if (!engine.migrator().installed()) {
-            throw StreamRows.notFound(streamName);
+            throw StreamQueries.notFound(streamName);
         }
         Stream stream = engine.database().autoCommit("resolving stream \"" + streamName + "\"", (Connection connection) -> {
-            Stream found = new StreamRows(engine.sql()).require(connection, streamName);
+            Stream found = new StreamQueries(engine.sql()).require(connection, streamName);
             engine.migrator().checkStream(connection, found.id(), streamName);
             return found;
         });

@@ -62,6 +62,16 @@ public final class StreamQueries {
         return byName(connection, "lock_stream_by_name", name);
     }
 
+    /** The stream's row, or SQL0005. */
+    public Stream require(Connection connection, String name) throws SQLException {
+        return find(connection, name).orElseThrow(() -> notFound(name));
+    }
+
+    /** SQL0005 for a stream that is not registered. */
+    public static SqlStreamsException notFound(String name) {
+        return new SqlStreamsException(Code.SQL0005, "stream \"" + name + "\" is not registered");
+    }
+
     /** Every stream, ordered by name. */
     public List<Stream> all(Connection connection) throws SQLException {
         try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("all_streams"))) {

@@ -6,20 +6,19 @@ import java.util.List;
 /**
  * Turns a statement written with named parameters ({@code :group_id}) into JDBC text ({@code ?}) and the name at
  * each position. A name may appear any number of times; it is bound once. Casts ({@code ::uuid}), quoted literals
- * and quoted identifiers are left alone. A statement may not mix names with bare {@code ?} placeholders.
+ * and quoted identifiers are left alone. A bare {@code ?} placeholder is refused: every parameter has a name.
  */
 final class NamedParameters {
     private NamedParameters() {
     }
 
     /** The parsed form of one statement template. */
-    record Parsed(String text, List<String> positions, boolean positional) {
+    record Parsed(String text, List<String> positions) {
     }
 
     static Parsed parse(String statement, String sql) {
         StringBuilder text = new StringBuilder(sql.length());
         List<String> positions = new ArrayList<>();
-        boolean positional = false;
         int i = 0;
         while (i < sql.length()) {
             char c = sql.charAt(i);
@@ -38,16 +37,15 @@ final class NamedParameters {
                 positions.add(sql.substring(i + 1, end));
                 text.append('?');
                 i = end;
+            } else if (c == '?') {
+                throw new IllegalStateException("SQL statement " + statement
+                        + " has a positional '?'; name the parameter");
             } else {
-                positional |= c == '?';
                 text.append(c);
                 i++;
             }
         }
-        if (positional && !positions.isEmpty()) {
-            throw new IllegalStateException("SQL statement " + statement + " mixes named parameters with '?'");
-        }
-        return new Parsed(text.toString(), List.copyOf(positions), positional);
+        return new Parsed(text.toString(), List.copyOf(positions));
     }
 
     private static int closingQuote(String statement, String sql, int open, char quote) {

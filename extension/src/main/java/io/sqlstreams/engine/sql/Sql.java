@@ -47,21 +47,6 @@ public final class Sql {
                 .replace("{high}", Long.toString(high)));
     }
 
-    /** A positional statement on the shared tables, as JDBC text. */
-    public String get(String name) {
-        return statement(name).text();
-    }
-
-    /** A positional statement on one stream's table family, as JDBC text. */
-    public String forStream(String name, long streamId) {
-        return streamStatement(name, streamId).text();
-    }
-
-    /** A positional statement on one partition of a stream's log, as JDBC text. */
-    public String forPartition(String name, long streamId, long partition, long low, long high) {
-        return partitionStatement(name, streamId, partition, low, high).text();
-    }
-
     private String text(String name) {
         return catalog.template(name).text().replace("{schema}", schema);
     }

@@ -25,14 +25,12 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
     private final Engine engine;
     private final String name;
     private final Class<T> payloadType;
-    private final StreamRows rows;
     private final StreamQueries streams;
 
     public EngineStreamHandle(Engine engine, String name, Class<T> payloadType) {
         this.engine = engine;
         this.name = name;
         this.payloadType = payloadType;
-        this.rows = new StreamRows(engine.sql());
         this.streams = new StreamQueries(engine.sql());
     }
 
@@ -58,7 +56,7 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
         if (!Names.RESOURCE_NAME.matcher(name == null ? "" : name).matches() || !engine.migrator().installed()) {
             return Optional.empty();
         }
-        return engine.database().autoCommit("reading stream \"" + name + "\"", connection -> rows.find(connection, name));
+        return engine.database().autoCommit("reading stream \"" + name + "\"", connection -> streams.find(connection, name));
     }
 
     @Override
@@ -68,11 +66,11 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
         requireInstalled();
         return engine.database().inTransaction("renaming stream \"" + name + "\"", connection -> {
             if (name.equals(newName)) {
-                return rows.require(connection, name);
+                return streams.require(connection, name);
             }
-            long id = streams.rename(connection, name, newName).orElseThrow(() -> StreamRows.notFound(name));
+            long id = streams.rename(connection, name, newName).orElseThrow(() -> StreamQueries.notFound(name));
             streams.logSnapshot(connection, id, engine.declarer());
-            return rows.require(connection, newName);
+            return streams.require(connection, newName);
         });
     }
 
@@ -86,7 +84,7 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
         boolean force = options != null && options.force();
         requireInstalled();
         engine.database().inTransaction("destroying stream \"" + name + "\"", connection -> {
-            Stream stream = rows.lock(connection, name).orElseThrow(() -> StreamRows.notFound(name));
+            Stream stream = streams.lock(connection, name).orElseThrow(() -> StreamQueries.notFound(name));
             if (!force && streams.hasMessages(connection, stream.id())) {
                 throw new SqlStreamsException(Code.SQL0006, "stream \"" + name
                         + "\" still holds messages; destroy with force to drop them");
@@ -102,8 +100,8 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
         Names.resource("stream", name);
         requireInstalled();
         return engine.database().autoCommit("listing the consumer groups of stream \"" + name + "\"", connection -> {
-            rows.require(connection, name);
-            return rows.consumers(connection, name);
+            streams.require(connection, name);
+            return streams.consumers(connection, name);
         });
     }
 
@@ -124,7 +122,7 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
 
     private void requireInstalled() {
         if (!engine.migrator().installed()) {
-            throw StreamRows.notFound(name);
+            throw StreamQueries.notFound(name);
         }
     }
 }

@@ -13,8 +13,8 @@ import io.sqlstreams.Stream;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.codec.DurationText;
-import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.query.StreamQueries.StreamSettings;
+import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
 import io.sqlstreams.engine.sql.Sql;
@@ -29,7 +29,6 @@ public final class StreamDeclaration {
     private final Database database;
     private final SchemaMigrator migrator;
     private final StreamQueries streams;
-    private final StreamRows rows;
     private final StreamWorkers workers;
     private final Diagnostics diagnostics;
     private final String declarer;
@@ -39,7 +38,6 @@ public final class StreamDeclaration {
         this.database = database;
         this.migrator = migrator;
         this.streams = new StreamQueries(sql);
-        this.rows = new StreamRows(sql);
         this.workers = new StreamWorkers(sql, diagnostics, declarer);
         this.diagnostics = diagnostics;
         this.declarer = declarer;
@@ -56,14 +54,14 @@ public final class StreamDeclaration {
                 migrator.createStreamFamily(connection, created.get(), stored.partitionSize());
                 streams.logSnapshot(connection, created.get(), declarer);
                 workers.declare(connection, created.get(), name, declared);
-                return rows.require(connection, name);
+                return streams.require(connection, name);
             }
-            Stream existing = rows.lock(connection, name).orElseThrow(() -> new SqlStreamsException(Code.SQL0021,
+            Stream existing = streams.lock(connection, name).orElseThrow(() -> new SqlStreamsException(Code.SQL0021,
                     "stream \"" + name + "\" vanished while it was being declared; register it again"));
             migrator.checkStream(connection, existing.id(), name);
             replaceIfDifferent(connection, existing, stored);
             workers.declare(connection, existing.id(), name, declared);
-            return rows.require(connection, name);
+            return streams.require(connection, name);
         });
     }
 

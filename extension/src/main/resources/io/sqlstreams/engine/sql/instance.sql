@@ -4,14 +4,14 @@
 -- One row while the worker exists: the new instance's id and token, both null when the claim was declined
 -- (suspended, or at target), and the worker's target; no row when the worker is gone.
 WITH worker AS (
-    SELECT id, target_instances FROM {schema}.worker_config WHERE consumer_group_id = ? AND name = ? FOR UPDATE
+    SELECT id, target_instances FROM {schema}.worker_config WHERE consumer_group_id = :consumer_group_id AND name = :worker_name FOR UPDATE
 ),
 live AS (
     SELECT count(*) AS n FROM {schema}.worker_instance i, worker w WHERE i.worker_id = w.id AND i.expires_at > now()
 ),
 claimed AS (
     INSERT INTO {schema}.worker_instance (worker_id, expires_at)
-    SELECT w.id, now() + ? * interval '1 microsecond' FROM worker w, live
+    SELECT w.id, now() + :ttl_micros * interval '1 microsecond' FROM worker w, live
     WHERE w.target_instances = -1 OR live.n < w.target_instances
     RETURNING id, worker_id, token, expires_at, attempts, created_at
 ),
@@ -19,22 +19,22 @@ logged AS (
     INSERT INTO {schema}.worker_instance_log (worker_instance_id, worker_id, token, expires_at, attempts, created_at)
     SELECT id, worker_id, token, expires_at, attempts, created_at FROM claimed
 )
-SELECT c.id, c.token::text, w.target_instances FROM worker w LEFT JOIN claimed c ON c.worker_id = w.id
+SELECT c.id, c.token::text AS token, w.target_instances FROM worker w LEFT JOIN claimed c ON c.worker_id = w.id
 
 -- name: renew_worker_instance
 -- Renews only an unexpired row with the holder's token; reports the worker's target so a suspension is seen.
 WITH renewed AS (
     UPDATE {schema}.worker_instance i
-    SET expires_at = now() + ? * interval '1 microsecond'
+    SET expires_at = now() + :ttl_micros * interval '1 microsecond'
     FROM {schema}.worker_config w
-    WHERE i.id = ? AND i.token = ?::uuid AND i.expires_at > now() AND w.id = i.worker_id
+    WHERE i.id = :instance_id AND i.token = :token::uuid AND i.expires_at > now() AND w.id = i.worker_id
     RETURNING i.id, i.worker_id, i.token, i.expires_at, i.attempts, i.created_at, w.target_instances
 ),
 logged AS (
     INSERT INTO {schema}.worker_instance_log (worker_instance_id, worker_id, token, expires_at, attempts, created_at)
     SELECT id, worker_id, token, expires_at, attempts, created_at FROM renewed
 )
-SELECT count(*), coalesce(min(target_instances), -1) FROM renewed
+SELECT count(*) AS renewed, coalesce(min(target_instances), -1) AS target_instances FROM renewed
 
 -- name: release_worker_instance
-DELETE FROM {schema}.worker_instance WHERE id = ? AND token = ?::uuid
+DELETE FROM {schema}.worker_instance WHERE id = :instance_id AND token = :token::uuid

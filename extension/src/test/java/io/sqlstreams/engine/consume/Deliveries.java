@@ -31,6 +31,7 @@ final class Deliveries {
 
     static Delivery delivery(long id, String key, Concurrency policy, Long compactionRank) {
         return new Delivery(id, "route." + id, key, compactionRank, "{\"n\":" + id + "}",
-                Instant.parse("2026-01-01T00:00:00Z"), new MessageOptions(policy, TIMEOUT, null, null), 1);
+                Instant.parse("2026-01-01T00:00:00Z"), new MessageOptions(policy, TIMEOUT, null, null), 1, 0,
+                Delivery.RunStart.UNRECORDED);
     }
 }

@@ -14,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.Concurrency;
+import io.sqlstreams.engine.query.KeyLeaseQueries.WantedKey;
 
 /** How a claimed range is cut into what the dispatcher runs under one permit each. */
 class DispatchUnitTest {
@@ -62,8 +63,8 @@ class DispatchUnitTest {
         List<DispatchUnit> units = DispatchUnit.of(range(exclusive(3, "x"), ordered(4, "y"), exclusive(5, "x")));
 
         assertThat(units).extracting(DispatchUnit::keyRequest).containsExactly(
-                new KeyLeases.KeyRequest("x", 3, false, true),
-                new KeyLeases.KeyRequest("y", 4, true, true));
+                new WantedKey("x", 3, false, true),
+                new WantedKey("y", 4, true, true));
     }
 
     private static ClaimedRange range(Delivery... deliveries) {

@@ -44,7 +44,7 @@ class HandlerRunnerTest {
     private static final RegisteredGroup GROUP = new RegisteredGroup(1, "orders", 2, "billing", DeliveryLogMode.FAILURES);
     private static final MessageOptions OPTIONS = new MessageOptions(Concurrency.EXCLUSIVE, TIMEOUT, null, null);
     private static final Delivery DELIVERY = new Delivery(7, "order.paid", "customer-4", null, "{\"n\":42}",
-            Instant.parse("2026-01-01T00:00:00Z"), OPTIONS, 3);
+            Instant.parse("2026-01-01T00:00:00Z"), OPTIONS, 3, 0, Delivery.RunStart.UNRECORDED);
 
     private final SettableClock clock = SettableClock.standing();
     private final ManualScheduler timer = new ManualScheduler(clock);
@@ -174,7 +174,7 @@ class HandlerRunnerTest {
     void aPayloadThatDoesNotDecodeIsDeadWithoutRunningTheHandlerOrStartingTimers() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         Delivery garbled = new Delivery(7, null, null, null, "[\"not\", \"a\", \"number\"]", DELIVERY.createdAt(),
-                OPTIONS, 1);
+                OPTIONS, 1, 0, Delivery.RunStart.UNRECORDED);
 
         CompletableFuture<DeliveryOutcome> outcome = runner(payload -> runs.incrementAndGet()).run(garbled);
 

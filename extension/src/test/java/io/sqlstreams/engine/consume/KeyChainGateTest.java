@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.consume.KeyLeases.KeyState;
+import io.sqlstreams.engine.query.KeyLeaseQueries.WantedKey;
 import io.sqlstreams.testing.ManualScheduler;
 import io.sqlstreams.testing.SettableClock;
 
@@ -266,9 +267,9 @@ class KeyChainGateTest {
         Integer releasedOfFinished;
 
         @Override
-        public KeyLeases.Grant takeAll(List<KeyLeases.KeyRequest> requests, List<String> finished, String token,
+        public KeyLeases.Grant takeAll(List<WantedKey> requests, List<String> finished, String token,
                                        Duration duration) {
-            List<String> asked = requests.stream().map(KeyLeases.KeyRequest::messageKey).toList();
+            List<String> asked = requests.stream().map(WantedKey::messageKey).toList();
             calls.add(new Ask(asked, List.copyOf(finished), token, duration));
             if (failure != null) {
                 throw failure;

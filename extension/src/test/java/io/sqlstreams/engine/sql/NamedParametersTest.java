@@ -1,9 +1,7 @@
 package io.sqlstreams.engine.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
@@ -16,7 +14,6 @@ class NamedParametersTest {
                 "SELECT 1 FROM t WHERE g = :group_id AND token = :token::uuid OR g = :group_id");
         assertEquals("SELECT 1 FROM t WHERE g = ? AND token = ?::uuid OR g = ?", parsed.text());
         assertEquals(List.of("group_id", "token", "group_id"), parsed.positions());
-        assertFalse(parsed.positional());
     }
 
     @Test
@@ -29,8 +26,8 @@ class NamedParametersTest {
     }
 
     @Test
-    void aPositionalStatementIsMarkedAndMixingIsRefused() {
-        assertTrue(NamedParameters.parse("t", "SELECT ? FROM t").positional());
+    void aPositionalPlaceholderIsRefusedAndSoIsAnUnclosedQuote() {
+        assertThrows(IllegalStateException.class, () -> NamedParameters.parse("t", "SELECT ? FROM t"));
         assertThrows(IllegalStateException.class, () -> NamedParameters.parse("t", "SELECT ?, :a"));
         assertThrows(IllegalStateException.class, () -> NamedParameters.parse("t", "SELECT 'open"));
     }

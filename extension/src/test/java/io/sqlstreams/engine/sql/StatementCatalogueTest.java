@@ -56,8 +56,7 @@ class StatementCatalogueTest extends EngineTestBase {
                 Statement statement = render(sql, name);
                 try (PreparedStatement prepared = connection.prepareStatement(statement.text())) {
                     ParameterMetaData parameters = prepared.getParameterMetaData();
-                    if (!statement.positions().isEmpty()
-                            && parameters.getParameterCount() != statement.positions().size()) {
+                    if (parameters.getParameterCount() != statement.positions().size()) {
                         problems.add(name + ": PostgreSQL sees " + parameters.getParameterCount()
                                 + " parameters, the catalogue " + statement.positions().size());
                         continue;

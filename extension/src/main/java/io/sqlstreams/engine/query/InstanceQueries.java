@@ -1,0 +1,60 @@
+package io.sqlstreams.engine.query;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+
+import io.sqlstreams.engine.sql.BoundStatement;
+import io.sqlstreams.engine.sql.Sql;
+
+/** Liveness rows of running workers ({@code worker_instance}): claim under the worker's target, renew, release. */
+public final class InstanceQueries {
+    /** A held row: its id and token. */
+    public record Instance(long id, String token) {
+    }
+
+    /** A claim's answer: the row claimed, or none when the claim was declined, and the worker's target. */
+    public record Claim(Optional<Instance> instance, int targetInstances) {
+    }
+
+    /** A renewal's answer: whether the row was still live with the token, and the worker's target (−1 when not). */
+    public record Renewal(boolean renewed, int targetInstances) {
+    }
+
+    private final Sql sql;
+
+    public InstanceQueries(Sql sql) {
+        this.sql = sql;
+    }
+
+    /** Claims a row of the group's worker while it is below its target; empty when the worker does not exist. */
+    public Optional<Claim> claim(Connection connection, long groupId, String worker, Duration ttl)
+            throws SQLException {
+        try (BoundStatement claim = BoundStatement.prepare(connection, sql.statement("claim_worker_instance"))) {
+            return claim.bind("consumer_group_id", groupId).bind("worker_name", worker)
+                    .bind("ttl_micros", Micros.of(ttl))
+                    .queryOne(row -> {
+                        String token = row.getString("token");
+                        return new Claim(token == null ? Optional.empty()
+                                : Optional.of(new Instance(row.getLong("id"), token)), row.getInt("target_instances"));
+                    });
+        }
+    }
+
+    /** Extends an unexpired row held with {@code token} by {@code ttl}. */
+    public Renewal renew(Connection connection, Instance instance, Duration ttl) throws SQLException {
+        try (BoundStatement renew = BoundStatement.prepare(connection, sql.statement("renew_worker_instance"))) {
+            return renew.bind("ttl_micros", Micros.of(ttl)).bind("instance_id", instance.id())
+                    .bind("token", instance.token())
+                    .querySingle(row -> new Renewal(row.getLong("renewed") > 0, row.getInt("target_instances")));
+        }
+    }
+
+    /** Deletes the row if it is still held with its token; how many rows went (0 or 1). */
+    public int release(Connection connection, Instance instance) throws SQLException {
+        try (BoundStatement release = BoundStatement.prepare(connection, sql.statement("release_worker_instance"))) {
+            return release.bind("instance_id", instance.id()).bind("token", instance.token()).update();
+        }
+    }
+}
