@@ -208,10 +208,13 @@ class EveryPropertyReachesTheEngineTest extends EngineTestBase {
     void slowDispatchThresholdReachesTheSession() throws Exception {
         ConsumeOptions options = configured("slow-dispatch-threshold", "50ms").options();
 
-        try (ConsumerSession session = startAtTheHead("slow-dispatch", options, HANDLER_TIME)) {
+        ConsumerSession session = startAtTheHead("slow-dispatch", options, HANDLER_TIME);
+        try {
             stream().producer().register().produce(new Payment("order-slow", "ok"));
             await().alias("an SQL0039 line").atMost(Duration.ofSeconds(10))
                     .until(() -> !logger.withCode("SQL0039").isEmpty());
+        } finally {
+            session.close();
         }
 
         assertThat(logger.withCode("SQL0039")).singleElement(InstanceOfAssertFactories.STRING)
