@@ -21,7 +21,7 @@ public enum Code {
             "Run one Consume per instance at a time: wait for the running call to return, or register another instance for more parallelism."),
     SQL0002(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "LifecycleContextNotCancellable",
             "Consume was given a lifecycle that can never be cancelled, so a graceful shutdown could never start.",
-            "Pass a lifecycle that is cancelled when the application shuts down, or explicitly disable graceful shutdown."),
+            "None in the Java library: every session can be stopped, so it never raises this code; the number stays reserved. disableGracefulShutdown here means a stop without a drain."),
     SQL0003(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "LeaseLost",
             "Another consumer took over a lease before this one recorded its outcome, so this commit wrote nothing.",
             "No handling needed: the library absorbs it and the new owner settles the work. If it is frequent, handlers are outliving their lease; raise the timeout or queue margin."),

@@ -20,7 +20,11 @@ import java.time.Duration;
  * @param recordMargin            lease padding for recording outcomes. Default 2 s.
  * @param timeoutGrace            slack for a handler that honoured its interruption to unwind before it
  *                                is abandoned. Default 100 ms.
- * @param slowDispatchThreshold   a dispatch running longer logs SQL0039. Default: off.
+ * @param slowDispatchThreshold   a dispatch running longer logs SQL0039, one line per slow delivery naming the
+ *                                message, the group, the time taken and the threshold. A dispatch runs from
+ *                                the handler runner taking the delivery to its outcome: decoding, the wait for
+ *                                a handler thread, the handler and the classification of what it threw; runs
+ *                                of the exception path count as well. Default: off.
  * @param instanceTtl             how long this instance's liveness rows stay live without a heartbeat
  *                                (renewed every half of it). Default 30 s.
  * @param bindingRetryInterval    how often a waiting binding declaration is retried. Default 10 s.
@@ -28,8 +32,19 @@ import java.time.Duration;
  *                                of a redeclaration. Default 30 s.
  * @param shutdownTimeout         how long the drain waits for in-flight handlers. Default: derived as the
  *                                group's messageMax timeout + timeoutGrace + recordMargin (32.1 s).
- * @param disableGracefulShutdown accept a session that cannot be stopped gracefully, leaving process
- *                                exit as its only stop. Default false.
+ * @param disableGracefulShutdown stop the session as a process exit would, without a drain: a stop (stop(),
+ *                                close(), an interrupt, undeploy) does not wait for handlers in flight, and
+ *                                neither the shutdown timeout nor stop(Duration)'s budget is waited. It records
+ *                                the outcomes already known (the resolved prefix of each range) and leaves
+ *                                everything else under its lease (unstarted ranges, the unresolved rest of a
+ *                                range, exception rows in flight) until the lease expires and another session
+ *                                reclaims it; it still releases its instance rows and logs SQL0041. A handler
+ *                                left in flight keeps running on its thread, is no longer interrupted at its
+ *                                timeout, and what it returns is not recorded: it runs again elsewhere after
+ *                                the lease expires. (In the Go library the option accepts a context that can
+ *                                never be cancelled; every Java session can be stopped, so that case, SQL0002,
+ *                                never arises here. Once the library runs a system manager, a session with
+ *                                this option will not run it.) Default false.
  */
 public record ConsumeOptions(Integer batchLimit, Integer queueSize, Integer messageConcurrency,
                              Duration claimPollRate, Duration queueMargin, Duration recordMargin,

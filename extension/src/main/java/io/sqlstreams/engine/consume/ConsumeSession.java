@@ -30,7 +30,8 @@ import io.sqlstreams.engine.loop.NamedThreads;
  * declaration refresh and cursor advance — each on a {@link Loop} whose unrequested exit fails the session.
  * Stopping it stops claiming, waits for in-flight handlers up to the shutdown timeout, settles every open range
  * ({@link RangeCommitter}), and then, in one place, closes every executor, releases its liveness rows and logs
- * SQL0041 with its counters.
+ * SQL0041 with its counters. With disableGracefulShutdown it halts instead ({@link Halt}): no wait for the
+ * handlers, only the outcomes already known are recorded, and the rest is left to lease expiry.
  */
 final class ConsumeSession<T> implements ConsumerSession {
     private static final Duration CURSOR_ADVANCE_PERIOD = Duration.ofSeconds(1);
@@ -51,6 +52,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final WorkerInstances instances;
     private final CursorAdvancer advancer;
     private final AtomicBoolean stopping = new AtomicBoolean();
+    private final Halt halt = new Halt();
     private final CountDownLatch started = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -110,7 +112,8 @@ final class ConsumeSession<T> implements ConsumerSession {
     private void startLoops() {
         LeaseBudget budget = LeaseBudget.of(options);
         HandlerRunner<T> handlers = new HandlerRunner<>(engine, group, payloadType, handler, handlerExecutor,
-                executors.timer, options.resolvedTimeoutGrace(), counters);
+                executors.timer, options.resolvedTimeoutGrace(), counters,
+                new SlowDispatchAlarm(engine, group, options.resolvedSlowDispatchThreshold()));
         KeyLeases keyLeases = new KeyLeases(engine, group);
         KeyedRunner<T> keyed = new KeyedRunner<>(handlers, keyLeases, budget);
         LocalQueue queue = new LocalQueue(options.resolvedQueueSize());
@@ -134,8 +137,8 @@ final class ConsumeSession<T> implements ConsumerSession {
         ClaimLoop claims = new ClaimLoop(engine, group, options, declared, config, instances,
                 new FreshClaimer(engine, group, schemaVersion, reader, counters), queue, gate, committer);
         ExceptionLoop<T> exceptions = new ExceptionLoop<>(engine, group, options, config,
-                new ExceptionConsumer<>(engine, group, schemaVersion, reader, keyed, counters, this::advanceCursor),
-                budget);
+                new ExceptionConsumer<>(engine, group, schemaVersion, reader, keyed, counters, this::advanceCursor,
+                        halt), budget);
 
         heartbeat = loop(upkeepLoops, "heartbeat", Loop.every(options.resolvedInstanceTtl().dividedBy(2),
                 this::renewLiveness));
@@ -243,7 +246,9 @@ final class ConsumeSession<T> implements ConsumerSession {
             // begin() has returned or failed: the parts it made are all visible
         }
         try {
-            if (committer != null) {
+            if (committer != null && options.disableGracefulShutdown()) {
+                halt();
+            } else if (committer != null) {
                 drain(deadline, timeout);
             }
         } finally {
@@ -271,6 +276,19 @@ final class ConsumeSession<T> implements ConsumerSession {
         committer.settle(options.resolvedRecordMargin().plus(RECORD_WAIT_SLACK));
         upkeepLoops.forEach(Loop::stop);
         advanceCursor();
+    }
+
+    /**
+     * Stops as a process exit would, but for what is already known: handlers in flight are neither waited for nor
+     * interrupted (an outcome they reach later is not recorded), chains waiting for their key are dropped, and
+     * every range keeps its lease but for the resolved prefix it records.
+     */
+    private void halt() {
+        halt.raise();
+        workLoops.forEach(Loop::stop);
+        joinWorkLoops(engine.environment().clock().instant().plus(options.resolvedRecordMargin()));
+        gate.close();
+        committer.recordResolved(options.resolvedRecordMargin().plus(RECORD_WAIT_SLACK));
     }
 
     private void joinWorkLoops(Instant until) {

@@ -55,7 +55,11 @@ final class Dispatcher<T> implements Loop.Body {
         if (next.range().stale()) {
             return;
         }
-        permits.acquire();
+        while (!permits.tryAcquire(POLL.toNanos(), TimeUnit.NANOSECONDS)) {
+            if (loop.stopping()) {
+                return;
+            }
+        }
         if (loop.stopping()) {
             permits.release();
             return;

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.sqlstreams.Code;
@@ -30,7 +29,8 @@ import io.sqlstreams.engine.query.ExceptionStatus;
  * runs the crash-loop backstop (in-flight rows whose lease expired with no attempts left are dead, SQL0031),
  * then claims due rows in id order with SKIP LOCKED under a per-row lease, runs each, and writes its outcome
  * matched on the row's lease token. A run counts once its handler starts, not at the claim; rows claimed but not
- * run when the session stops are given back.
+ * run when the session stops are given back. A halted session (disableGracefulShutdown) records nothing more: its
+ * claimed rows, the one in flight included, keep their leases until they expire.
  */
 final class ExceptionConsumer<T> {
     /** Beyond timeout + grace the runner has always completed the outcome, unless the session stopped its timers. */
@@ -45,6 +45,7 @@ final class ExceptionConsumer<T> {
     private final KeyedRunner<T> runner;
     private final SessionCounterSet counters;
     private final Runnable moveCommitted;
+    private final Halt halt;
 
     /**
      * @param moveCommitted run after a pass that handed rows back because their key was busy or that resolved
@@ -52,7 +53,7 @@ final class ExceptionConsumer<T> {
      *                      message of the key, instead of waiting for the periodic advance
      */
     ExceptionConsumer(Engine engine, RegisteredGroup group, int schemaVersion, RangeReader reader,
-                      KeyedRunner<T> runner, SessionCounterSet counters, Runnable moveCommitted) {
+                      KeyedRunner<T> runner, SessionCounterSet counters, Runnable moveCommitted, Halt halt) {
         this.engine = engine;
         this.group = group;
         this.queries = new ExceptionQueries(engine.sql());
@@ -62,6 +63,7 @@ final class ExceptionConsumer<T> {
         this.runner = runner;
         this.counters = counters;
         this.moveCommitted = moveCommitted;
+        this.halt = halt;
     }
 
     /**
@@ -78,6 +80,9 @@ final class ExceptionConsumer<T> {
         int ran = 0;
         boolean orderedResolved = false;
         for (Row row : rows) {
+            if (halt.raised()) {
+                break;
+            }
             if (stop.stopping()) {
                 surrender(row);
                 continue;
@@ -99,12 +104,19 @@ final class ExceptionConsumer<T> {
         return ran;
     }
 
-    /** Runs one row and writes its outcome; false when it went back without running (key busy, superseded). */
+    /**
+     * Runs one row and writes its outcome; false when it went back without running (key busy, superseded). A halt
+     * while it runs leaves the row to its lease.
+     */
     private boolean runAndRecord(Row row, LeaseBudget leaseBudget) throws InterruptedException {
         DeliveryOutcome outcome;
         Duration bound = leaseBudget.handlerBound(row.delivery()).plus(OUTCOME_SLACK);
         try {
-            outcome = runner.run(row.delivery()).get(bound.toNanos(), TimeUnit.NANOSECONDS);
+            Optional<DeliveryOutcome> finished = halt.outcomeUnlessHalted(runner.run(row.delivery()), bound);
+            if (finished.isEmpty()) {
+                return true;
+            }
+            outcome = finished.get();
         } catch (ExecutionException impossible) {
             outcome = OutcomeClassifier.classify(impossible.getCause());
         } catch (TimeoutException stopped) {

@@ -35,10 +35,11 @@ final class HandlerRunner<T> {
     private final ScheduledExecutorService timer;
     private final Duration timeoutGrace;
     private final SessionCounterSet counters;
+    private final SlowDispatchAlarm slowDispatches;
 
     HandlerRunner(Engine engine, RegisteredGroup group, Class<T> payloadType, MessageHandler<T> handler,
                   ExecutorService executor, ScheduledExecutorService timer, Duration timeoutGrace,
-                  SessionCounterSet counters) {
+                  SessionCounterSet counters, SlowDispatchAlarm slowDispatches) {
         this.engine = engine;
         this.group = group;
         this.payloadType = payloadType;
@@ -47,10 +48,18 @@ final class HandlerRunner<T> {
         this.timer = timer;
         this.timeoutGrace = timeoutGrace;
         this.counters = counters;
+        this.slowDispatches = slowDispatches;
     }
 
-    /** Starts the handler; the future completes with the outcome, at the latest timeout + grace from now. */
+    /**
+     * Starts the handler; the future completes with the outcome, at the latest timeout + grace from now. A run
+     * slower than the slow-dispatch threshold is logged first (SQL0039).
+     */
     CompletableFuture<DeliveryOutcome> run(Delivery delivery) {
+        return slowDispatches.timed(delivery, () -> dispatch(delivery));
+    }
+
+    private CompletableFuture<DeliveryOutcome> dispatch(Delivery delivery) {
         CompletableFuture<DeliveryOutcome> outcome = new CompletableFuture<>();
         T payload;
         try {

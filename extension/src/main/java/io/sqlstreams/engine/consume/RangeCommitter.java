@@ -79,6 +79,18 @@ final class RangeCommitter {
      * never started and records the resolved prefix of the rest.
      */
     void settle(Duration recordWait) {
+        settle(recordWait, true);
+    }
+
+    /**
+     * At a halt: as {@link #settle} but nothing is given back; a range that never started, like the unresolved
+     * suffix of the others, keeps its lease until it expires.
+     */
+    void recordResolved(Duration recordWait) {
+        settle(recordWait, false);
+    }
+
+    private void settle(Duration recordWait, boolean giveBackUnstarted) {
         recorderThread.shutdown();
         try {
             recorderThread.awaitTermination(recordWait.toMillis(), TimeUnit.MILLISECONDS);
@@ -91,7 +103,7 @@ final class RangeCommitter {
                 if (range.stale()) {
                     continue;
                 }
-                if (range.neverStarted()) {
+                if (range.neverStarted() && giveBackUnstarted) {
                     recorder.surrender(range);
                 } else {
                     recorder.commitPrefix(range, config.current());

@@ -150,7 +150,7 @@ final class SettingsCatalogue {
                 "How long undeploy waits for in-flight handlers.", (d, v) -> d.options().shutdownTimeout(v)));
         all.add(session("disable-graceful-shutdown", ValueKinds.BOOLEAN,
                 shown(LIBRARY_OPTIONS.disableGracefulShutdown()),
-                "Accept a session that cannot be stopped gracefully, leaving process exit as its only stop.",
+                "Stop like a process exit: no wait for in-flight handlers; what is unresolved is left to lease expiry.",
                 (d, v) -> d.options().disableGracefulShutdown(v)));
 
         all.add(new PropertyDeclaration<>("enabled", GROUP_RUNTIME, ValueKinds.BOOLEAN, "true",

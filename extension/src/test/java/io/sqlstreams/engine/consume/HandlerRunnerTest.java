@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -16,6 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Concurrency;
@@ -26,6 +29,7 @@ import io.sqlstreams.MessageOptions;
 import io.sqlstreams.Outcome;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.testing.ManualScheduler;
@@ -51,10 +55,11 @@ class HandlerRunnerTest {
     private final ExecutorService handlerThread = Executors.newSingleThreadExecutor();
     private final RecordingLogger logger = new RecordingLogger();
     private final SessionCounterSet counters = new SessionCounterSet();
-    /** Only what a handler run uses: the payload codec and the diagnostics. */
+    /** Only what a handler run uses: the payload codec, the diagnostics and the clock. */
     private final Engine engine = new Engine(ClientConfig.defaults(), null, null, null, new Diagnostics(logger, clock),
-            new PayloadCodec(), null, null, null, null);
+            new PayloadCodec(), new EngineEnvironment(null, null, clock, null), null, null, null);
     private final CountDownLatch release = new CountDownLatch(1);
+    private Duration slowDispatchThreshold = Duration.ZERO;
 
     @AfterEach
     void stopHandlerThread() throws InterruptedException {
@@ -195,6 +200,22 @@ class HandlerRunnerTest {
         assertThat(timer.pending()).isZero();
     }
 
+    /** Under a 50 ms threshold a 51 ms dispatch is slow, a 50 ms one is not; the line comes before the outcome. */
+    @ParameterizedTest(name = "{0} ms")
+    @ValueSource(longs = {50, 51})
+    void aDispatchOverTheSlowDispatchThresholdIsLoggedBeforeItsOutcomeIsHandedOn(long tookMillis) throws Exception {
+        slowDispatchThreshold = Duration.ofMillis(50);
+        CompletableFuture<DeliveryOutcome> outcome = runStarted(payload -> release.await());
+
+        timer.advance(Duration.ofMillis(tookMillis));
+        release.countDown();
+
+        assertThat(outcomeOf(outcome)).isEqualTo(new DeliveryOutcome.Success());
+        List<String> slow = List.of("SQL0039 dispatch of message 7 of consumer group \"billing\" on stream"
+                + " \"orders\" took 51 ms, over the slow-dispatch threshold of 50 ms");
+        assertThat(logger.withCode("SQL0039")).isEqualTo(tookMillis > 50 ? slow : List.of());
+    }
+
     private CompletableFuture<DeliveryOutcome> run(MessageHandler<Numbered> handler) {
         return runner(handler).run(DELIVERY);
     }
@@ -221,7 +242,8 @@ class HandlerRunnerTest {
     }
 
     private HandlerRunner<Numbered> runner(MessageHandler<Numbered> handler) {
-        return new HandlerRunner<>(engine, GROUP, Numbered.class, handler, handlerThread, timer, GRACE, counters);
+        return new HandlerRunner<>(engine, GROUP, Numbered.class, handler, handlerThread, timer, GRACE, counters,
+                new SlowDispatchAlarm(engine, GROUP, slowDispatchThreshold));
     }
 
     private static DeliveryOutcome outcomeOf(CompletableFuture<DeliveryOutcome> outcome) throws Exception {

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -229,6 +230,91 @@ class SessionShutdownTest {
         assertThat(session.counters().abandoned()).isZero();
         assertThat(rig.stopLines(session)).hasSize(1);
         assertThat(rig.instanceRows(GROUP)).isZero();
+    }
+
+    /**
+     * disableGracefulShutdown stops like a process exit: stop returns while the handler is still blocked in flight
+     * (no drain, though the stop's budget is 30 s), its message is not recorded, the rows are released and SQL0041
+     * logged, and the range keeps its lease until it expires; then a second session reclaims and delivers it. That
+     * a stop without the option waits for its handlers is {@link #stopWithALongerBudgetWaitsForTheHandler} and
+     * {@link #drainedHandlerOutcomeIsCommittedAtStop}.
+     */
+    @Test
+    void withoutGracefulShutdownStopLeavesTheHandlerInFlightToLeaseExpiry() throws Exception {
+        ConsumerConfig declaration = quickRetries(3, Duration.ofSeconds(3));
+        long id = rig.produceNumbered(1).get(0);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean handlerReturned = new AtomicBoolean();
+        ConsumerSession first = rig.start(rig.register(GROUP, declaration), ledger.handler("first", run -> {
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } finally {
+                handlerReturned.set(true);
+            }
+        }), session().disableGracefulShutdown(true).build());
+        ledger.awaitFirstRun(1, Duration.ofSeconds(10));
+        try {
+            first.stop(Duration.ofSeconds(30));
+
+            assertThat(handlerReturned).as("the handler is still blocked when stop returns").isFalse();
+            assertThat(first.isRunning()).isFalse();
+            assertThat(rig.instanceRows(GROUP)).as("worker_instance rows released").isZero();
+            assertThat(rig.stopLines(first)).hasSize(1);
+            assertThat(rig.warnings("shutdown timeout")).as("no drain to time out").isEmpty();
+            assertThat(first.counters().success()).isZero();
+            ConsumerInspection left = rig.stream.consumer(GROUP).inspect();
+            assertThat(left.committed()).as("the message is not recorded").isLessThan(id);
+            assertThat(left.openLeases()).as("its range keeps the lease").isEqualTo(1);
+            assertThat(rig.exceptionRow(GROUP, id)).isNull();
+
+            rig.start(rig.register(GROUP, declaration), ledger.handler("second", Work.SUCCEED), session().build());
+            await().alias("the message reclaimed and handled by the next session").atMost(Duration.ofSeconds(15))
+                    .until(() -> ledger.runs(1).stream().anyMatch(run -> run.session().equals("second")));
+            assertThat(rig.logger.withCode("SQL0026")).as("reclaimed after lease expiry").hasSize(1);
+            await().atMost(Duration.ofSeconds(5)).until(() -> rig.stream.consumer(GROUP).inspect().committed() == id);
+        } finally {
+            release.countDown();
+        }
+        assertThat(ledger.runs(1)).extracting(Run::session).containsExactly("first", "second");
+    }
+
+    /**
+     * The exception path halts alike: a retry blocked in flight when a session without graceful shutdown stops
+     * keeps its row in flight under the row's lease, nothing is written for it, and once the lease expires a
+     * second session runs it.
+     */
+    @Test
+    void withoutGracefulShutdownARetryInFlightKeepsItsRowUntilTheLeaseExpires() throws Exception {
+        ConsumerConfig declaration = quickRetries(3, Duration.ofSeconds(3));
+        long id = rig.produceNumbered(1).get(0);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean retryReturned = new AtomicBoolean();
+        ConsumerSession first = rig.start(rig.register(GROUP, declaration), ledger.handler("first", run -> {
+            if (run.meta().attempt() == 1) {
+                throw new IllegalStateException("fails once; its retry blocks");
+            }
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } finally {
+                retryReturned.set(true);
+            }
+        }), session().disableGracefulShutdown(true).build());
+        await().alias("the retry runs").atMost(Duration.ofSeconds(10)).until(() -> ledger.runCount(1) == 2);
+        try {
+            first.stop(Duration.ofSeconds(30));
+
+            assertThat(retryReturned).as("the retry is still blocked when stop returns").isFalse();
+            assertThat(rig.instanceRows(GROUP)).isZero();
+            assertThat(rig.stopLines(first)).hasSize(1);
+            assertThat(rig.exceptionRow(GROUP, id)).as("in flight, run 1 counted").isEqualTo("inflight/1");
+
+            rig.start(rig.register(GROUP, declaration), ledger.handler("second", Work.SUCCEED), session().build());
+            await().alias("the retry run again by the next session").atMost(Duration.ofSeconds(15))
+                    .until(() -> rig.exceptionRow(GROUP, id) == null);
+        } finally {
+            release.countDown();
+        }
+        assertThat(ledger.runs(1)).extracting(Run::session).containsExactly("first", "first", "second");
     }
 
     /**

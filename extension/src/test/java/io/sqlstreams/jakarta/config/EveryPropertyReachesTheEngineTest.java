@@ -1,15 +1,18 @@
 package io.sqlstreams.jakarta.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.sqlstreams.Binding;
 import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerHandle;
+import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageOptions;
 import io.sqlstreams.Producer;
 import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.Start;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.EngineTestBase;
 import io.sqlstreams.jakarta.beans.Payment;
@@ -18,11 +21,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -37,6 +44,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class EveryPropertyReachesTheEngineTest extends EngineTestBase {
     private static final String STREAM = "payments.requested";
     private static final Duration SEVEN_SECONDS = Duration.ofSeconds(7);
+    private static final Duration HANDLER_TIME = Duration.ofMillis(300);
     /** A produced message asking for less than any floor set here: the floors raise it. */
     private static final MessageOptions ASKS_LITTLE = new MessageOptions(null, Duration.ofMillis(1),
             new RetryPolicy(1, 1, Duration.ofMillis(1), Duration.ofMillis(1), 1), null);
@@ -190,6 +198,53 @@ class EveryPropertyReachesTheEngineTest extends EngineTestBase {
 
         assertThat(bound.binding().get()).map(Binding::patterns).contains(List.of("orders.*", "refunds"));
         assertThat(unconfigured.binding().get()).isEmpty();
+    }
+
+    /**
+     * {@code slow-dispatch-threshold} is read by the running session, not only by its options: a handler slower
+     * than the threshold logs SQL0039 naming its group.
+     */
+    @Test
+    void slowDispatchThresholdReachesTheSession() throws Exception {
+        ConsumeOptions options = configured("slow-dispatch-threshold", "50ms").options();
+
+        ConsumerSession session = startAtTheHead("slow-dispatch", options, HANDLER_TIME);
+        try {
+            stream().producer().register().produce(new Payment("order-slow", "ok"));
+            await().alias("an SQL0039 line").atMost(Duration.ofSeconds(10))
+                    .until(() -> !logger.withCode("SQL0039").isEmpty());
+        } finally {
+            session.close();
+        }
+
+        assertThat(logger.withCode("SQL0039")).singleElement(InstanceOfAssertFactories.STRING)
+                .contains("consumer group \"slow-dispatch\"").contains("over the slow-dispatch threshold of 50 ms");
+    }
+
+    /** Neither a handler faster than a configured threshold nor any handler without one logs SQL0039. */
+    @ParameterizedTest(name = "{0}: threshold \"{1}\", handler {2} ms")
+    @CsvSource({"fast-handler, 1s, 0", "threshold-off, '', 300"})
+    void noSlowDispatchLineBelowTheThresholdOrWithoutOne(String groupName, String threshold, long handlerMillis)
+            throws Exception {
+        ConsumeOptions options = configured("slow-dispatch-threshold", threshold).options();
+
+        try (ConsumerSession session = startAtTheHead(groupName, options, Duration.ofMillis(handlerMillis))) {
+            stream().producer().register().produce(new Payment("order-dispatched", "ok"));
+            await().alias("the delivery succeeded").atMost(Duration.ofSeconds(10))
+                    .until(() -> session.counters().success() == 1);
+        }
+
+        assertThat(logger.withCode("SQL0039")).as("outcomes are recorded after SQL0039, never before").isEmpty();
+    }
+
+    /** A session of a new group placed at the stream's head, whose handler blocks for {@code handlerTime}. */
+    private ConsumerSession startAtTheHead(String groupName, ConsumeOptions options, Duration handlerTime)
+            throws InterruptedException {
+        ConsumerHandle<Payment> group = stream().consumer(groupName);
+        ConsumerSession session = group.register(ConsumerConfig.builder().start(Start.HEAD).build())
+                .start(payment -> new CountDownLatch(1).await(handlerTime.toMillis(), TimeUnit.MILLISECONDS), options);
+        assertThat(session.awaitStarted(Duration.ofSeconds(10))).as("session started").isTrue();
+        return session;
     }
 
     /** The registered stream every group here reads. */
