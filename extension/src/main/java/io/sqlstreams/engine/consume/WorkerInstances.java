@@ -139,7 +139,7 @@ final class WorkerInstances {
                 }
             });
         } catch (SqlStreamsException failure) {
-            engine.diagnostics().info("could not release a worker instance of " + group.describe()
+            engine.diagnostics().event(Code.SQL0128, "could not release a worker instance of " + group.describe()
                     + "; it expires on its own: " + failure.getMessage());
         }
     }
