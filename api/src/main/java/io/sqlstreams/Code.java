@@ -7,13 +7,14 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0114}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0138}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
  * <p>{@code SQL0108} (invalid configuration) and {@code SQL0109} (invalid name) report bad input
  * before anything is written; {@code SQL0110} and {@code SQL0111} report database failures that no more
- * specific code describes; {@code SQL0112} a stored payload that does not decode.
+ * specific code describes; {@code SQL0112} a stored payload that does not decode. Events at
+ * {@link Level#DEBUG} are written only when the logger enables that level.
  */
 public enum Code {
     SQL0001(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "AlreadyConsuming",
@@ -357,7 +358,79 @@ public enum Code {
             "Find what interrupted the thread or read the cause on the line; the server integration restarts the session, in Java SE start a new one."),
     SQL0114(Kind.EVENT, Level.WARNING, Recovery.NONE, "WorkerInstanceReclaimed",
             "A session's heartbeat found one of its instance rows expired or removed, as after a database outage longer than InstanceTTL, and claimed a fresh one; the session goes on.",
-            "Nothing to do when it is rare; if it recurs, look for database outages, process pauses or too short an InstanceTTL.");
+            "Nothing to do when it is rare; if it recurs, look for database outages, process pauses or too short an InstanceTTL."),
+    SQL0115(Kind.EVENT, Level.INFO, Recovery.NONE, "ConsumerStarting",
+            "A consume session has claimed its instance rows and starts its loops; the line names the group, the session id and the options it runs with.",
+            "None; check that the options are the ones intended."),
+    SQL0116(Kind.EVENT, Level.INFO, Recovery.NONE, "ConsumerGroupRegistered",
+            "A consumer group was created on its stream; the line gives its start position and the committed cursor it begins at.",
+            "None; if the group was not meant to be new, check the stream and group names."),
+    SQL0117(Kind.EVENT, Level.INFO, Recovery.NONE, "BindingSetInstalled",
+            "A consumer group's binding set was installed or replaced; the line gives the new patterns and those they replace.",
+            "None; the group now receives only the messages whose keys match the new set."),
+    SQL0118(Kind.EVENT, Level.WARNING, Recovery.NONE, "BindingSetWaiting",
+            "A session declares a changed binding set while other instances of its group are live, so it waits before claiming and declares it again later.",
+            "Expected during a rolling deploy; if it persists, stop the instances that still run the old binding set."),
+    SQL0119(Kind.EVENT, Level.WARNING, Recovery.NONE, "ClaimFailed",
+            "A session's claim of fresh messages failed; the claim loop tries again after its poll rate.",
+            "Read the cause on the line; if it repeats, check that the database is reachable and not overloaded."),
+    SQL0120(Kind.EVENT, Level.WARNING, Recovery.NONE, "ExceptionPassFailed",
+            "A session's pass over its group's exception rows (retries, delays and deferrals) failed; the next pass follows after the poll rate.",
+            "Read the cause on the line; if it repeats, check the database. Exception rows wait meanwhile, nothing is lost."),
+    SQL0121(Kind.EVENT, Level.WARNING, Recovery.NONE, "DrainTimedOut",
+            "Handlers of a stopping session were still running when its shutdown timeout ran out; their ranges are left to lease expiry and run again elsewhere.",
+            "Make handlers return when interrupted, or raise ShutdownTimeout; keep them idempotent, as those messages run again."),
+    SQL0122(Kind.EVENT, Level.WARNING, Recovery.NONE, "HandlerFinishedAfterStop",
+            "A handler returned after its session had settled its ranges, so its outcome was not written and its range is reclaimed once the lease expires.",
+            "Handlers outlive the shutdown: raise ShutdownTimeout or make them return when interrupted."),
+    SQL0123(Kind.EVENT, Level.WARNING, Recovery.NONE, "RangeCommitFailed",
+            "Writing the outcomes of a finished range failed; the session tries again when it stops, otherwise the range is reclaimed after its lease.",
+            "Read the cause on the line; if it repeats, check the database. The range's messages may run again, so keep handlers idempotent."),
+    SQL0124(Kind.EVENT, Level.WARNING, Recovery.NONE, "RangeSettleFailed",
+            "When a session stopped, an open range's outcomes could not be written or handed back; the range is reclaimed after its lease.",
+            "Check that the database was reachable at the stop; the range's messages run again on another session."),
+    SQL0125(Kind.EVENT, Level.WARNING, Recovery.NONE, "HandlerAbandoned",
+            "A handler did not return within its timeout plus TimeoutGrace, so its attempt was recorded as failed and its thread abandoned.",
+            "Make the handler honour interruption or finish within its timeout; the abandoned thread may still hold resources (see SQL0091)."),
+    SQL0126(Kind.EVENT, Level.WARNING, Recovery.NONE, "AbandonedHandlerReturned",
+            "An abandoned handler returned at last, after its attempt had been recorded as failed, so what it did may overlap the message's retry.",
+            "Keep handlers idempotent; if handlers routinely return this late, raise their timeout."),
+    SQL0127(Kind.EVENT, Level.WARNING, Recovery.NONE, "KeyLeaseExpiredMidRun",
+            "A key lease expired while its run was still going and another delivery took the key, so runs of that key may have overlapped.",
+            "Give handlers a timeout that fits inside the key lease, or make them faster; keep keyed handlers idempotent."),
+    SQL0128(Kind.EVENT, Level.WARNING, Recovery.NONE, "InstanceReleaseFailed",
+            "A stopping session could not delete one of its worker instance rows; the row expires on its own after InstanceTTL and counts as live until then.",
+            "Nothing to do unless it repeats; then check that the database is reachable when sessions stop."),
+    SQL0129(Kind.EVENT, Level.DEBUG, Recovery.NONE, "TransientFailureRetried",
+            "A database call failed transiently, such as a lost connection, a serialization failure or a deadlock, and is tried again under the client's retry policy.",
+            "None while retries succeed; many such lines point at an unstable connection or contention, and SQL0110 follows when the retries run out."),
+    SQL0130(Kind.EVENT, Level.DEBUG, Recovery.NONE, "CursorAdvanceFailed",
+            "A periodic advance of a group's committed cursor failed; the next period tries again.",
+            "None unless it persists; then the committed cursor stalls (see SQL0082) and the cause on the line says why."),
+    SQL0131(Kind.EVENT, Level.INFO, Recovery.NONE, "ServerSessionsStarted",
+            "The server integration started one session for each consumer group enabled on this server; the line counts them and names the disabled groups.",
+            "None; check that every group meant to run here is counted."),
+    SQL0132(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "TransactionRequired",
+            "A call that must run inside the caller's transaction (producing into it, or locking a compaction head) was given a connection in auto-commit mode.",
+            "Turn auto-commit off on the connection (or use one the server enlisted in its transaction) before the call, and commit it afterwards."),
+    SQL0133(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "ObserverNotPayloadClass",
+            "A @ConsumerGroup observer method observes a type that is not a class, such as a parameterized or wildcard type.",
+            "Make the observed event parameter a payload class carrying @SchemaVersion."),
+    SQL0134(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "PayloadWithoutSchemaVersion",
+            "A payload class observed by a @ConsumerGroup observer or named by a @StreamName injection point carries no @SchemaVersion.",
+            "Annotate the payload class with @SchemaVersion(n), n at least 1, and redeploy."),
+    SQL0135(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "StreamInjectionUntyped",
+            "A @StreamName injection point does not name its payload class, for example a raw Producer or a type other than Producer and StreamHandle.",
+            "Inject Producer<Payload> or StreamHandle<Payload> with the payload class spelled out."),
+    SQL0136(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "GroupObservedTwice",
+            "Two observer methods observe the same consumer group on the same stream.",
+            "Keep one observer per stream and group; give the other observer a group of its own."),
+    SQL0137(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "DeploymentHasProblems",
+            "The server integration was asked to start its sessions although the deployment reported problems when it was validated.",
+            "Fix the problems the deployment listed, each under its own code, and deploy again."),
+    SQL0138(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "ServerResourceMissing",
+            "A server resource the deployment needs (the data source, the managed thread factory or a managed executor) is not bound under its JNDI name, or is of another type.",
+            "Define the resource in the server under the configured JNDI name, or correct the setting that names it.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

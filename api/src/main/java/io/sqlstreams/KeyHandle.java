@@ -21,6 +21,8 @@ public interface KeyHandle<T> {
      * head-less row for a new key) and returns the current head, empty for a new key. The lock holds until
      * that transaction ends: read, decide the next version, produce it, commit. Lock several keys in a
      * consistent order.
+     *
+     * @throws SqlStreamsException SQL0132 when {@code connection} is in auto-commit mode
      */
     Optional<StoredMessage<T>> lockCompactionHead(Connection connection);
 

@@ -33,6 +33,8 @@ public interface Producer<T> extends AutoCloseable {
      * Produces inside the caller's transaction on {@code connection} (auto-commit off): the message commits or
      * rolls back with the caller's own work. Put your own statements first: until it commits, an open
      * transaction that has produced holds back every group on the stream.
+     *
+     * @throws SqlStreamsException SQL0132 when {@code connection} is in auto-commit mode
      */
     ProduceResult produce(Connection connection, T message, ProduceOptions options);
 

@@ -32,9 +32,9 @@ class CodeTest {
     }
 
     @Test
-    void constantsAreSql0001ToSql0114InOrder() {
+    void constantsAreSql0001ToSql0138InOrder() {
         Code[] codes = Code.values();
-        assertThat(codes).hasSize(114);
+        assertThat(codes).hasSize(138);
         for (int i = 0; i < codes.length; i++) {
             String expected = String.format("SQL%04d", i + 1);
             assertThat(codes[i].name()).isEqualTo(expected);
@@ -59,6 +59,7 @@ class CodeTest {
         Set<Integer> errors = range(1, 25);
         errors.addAll(range(53, 56));
         errors.addAll(numbers(64, 66, 97, 106, 107, 108, 109, 110, 111, 112, 113));
+        errors.addAll(range(132, 138));
         Set<Integer> metrics = range(42, 51);
         metrics.addAll(range(67, 93));
         metrics.addAll(range(98, 100));
@@ -73,7 +74,7 @@ class CodeTest {
                     : Kind.EVENT;
             assertThat(code.kind()).as(code.id()).isEqualTo(expected);
         }
-        assertThat(ofKind(Kind.EVENT)).hasSize(28);
+        assertThat(ofKind(Kind.EVENT)).hasSize(45);
     }
 
     @Test
@@ -125,8 +126,14 @@ class CodeTest {
     @Test
     void eventsAndAlertsUseOperatorLevels() {
         Arrays.stream(Code.values())
-                .filter(c -> c.kind() == Kind.EVENT || c.kind() == Kind.ALERT)
+                .filter(c -> c.kind() == Kind.ALERT)
                 .forEach(c -> assertThat(c.level()).as(c.id()).isIn(Level.INFO, Level.WARNING, Level.ERROR));
+        Arrays.stream(Code.values())
+                .filter(c -> c.kind() == Kind.EVENT)
+                .forEach(c -> assertThat(c.level()).as(c.id())
+                        .isIn(Level.DEBUG, Level.INFO, Level.WARNING, Level.ERROR));
+        assertThat(Arrays.stream(Code.values()).filter(c -> c.level() == Level.DEBUG))
+                .as("the debug events").containsExactly(Code.SQL0129, Code.SQL0130);
         for (Code alert : ofKind(Kind.ALERT)) {
             assertThat(alert.level()).as(alert.id()).isEqualTo(Level.WARNING);
             assertThat(alert.title()).as(alert.id()).matches("[a-z]+(_[a-z]+)*");
@@ -155,6 +162,10 @@ class CodeTest {
         assertThat(Code.SQL0003.title()).isEqualTo("LeaseLost");
         assertThat(Code.SQL0108.title()).isEqualTo("InvalidConfiguration");
         assertThat(Code.SQL0109.title()).isEqualTo("InvalidName");
+        assertThat(Code.SQL0115.title()).isEqualTo("ConsumerStarting");
+        assertThat(Code.SQL0115.level()).isEqualTo(Level.INFO);
+        assertThat(Code.SQL0132.title()).isEqualTo("TransactionRequired");
+        assertThat(Code.SQL0138.title()).isEqualTo("ServerResourceMissing");
     }
 
     @ParameterizedTest
@@ -175,7 +186,7 @@ class CodeTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"SQL0000", "SQL0115", "0", "115", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
+    @ValueSource(strings = {"SQL0000", "SQL0139", "0", "139", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
         "SQL-0059", "-59", "+59", "SQLX059", "   "})
     void findRejectsAnythingElse(String text) {
         assertThat(Code.find(text)).isEmpty();

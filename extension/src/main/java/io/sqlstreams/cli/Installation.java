@@ -1,8 +1,11 @@
 package io.sqlstreams.cli;
 
+import java.time.Clock;
+
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SqlStreams;
+import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.Sleeper;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
@@ -36,7 +39,8 @@ final class Installation {
     /** Creates and checks the installation's tables ({@code migrate init}). */
     SchemaMigrator migrator() {
         config.validate();
-        return new SchemaMigrator(new Database(dataSource, config.retry(), Sleeper.SYSTEM, config.logger()),
+        return new SchemaMigrator(new Database(dataSource, config.retry(), Sleeper.SYSTEM,
+                new Diagnostics(config.logger(), Clock.systemUTC())),
                 new Sql(config.schema()));
     }
 }

@@ -5,12 +5,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.sqlstreams.Code;
 
 /**
- * Writes the engine's diagnostic lines. Each line starts with its code and goes out at the code's level.
- * Repeats of the same warning text are collapsed within a one-minute window, counting what was held back.
+ * Writes the library's log lines, and is the only class that does: each line is {@code SQLnnnn <detail>}, so an
+ * operator can look any line up in the {@link Code} catalogue. An event goes out at its code's level; an error
+ * code's line at ERROR. Repeats of the same warning text are collapsed within a one-minute window.
  */
 public final class Diagnostics {
     private static final Duration COLLAPSE_WINDOW = Duration.ofMinutes(1);
@@ -22,10 +24,6 @@ public final class Diagnostics {
     public Diagnostics(System.Logger logger, Clock clock) {
         this.logger = logger;
         this.clock = clock;
-    }
-
-    public System.Logger logger() {
-        return logger;
     }
 
     /** Logs {@code code}'s event with {@code detail}; warnings repeated within a minute are collapsed. */
@@ -47,9 +45,16 @@ public final class Diagnostics {
         }
     }
 
-    /** Logs an informational line that has no code of its own (progress, settings). */
-    public void info(String line) {
-        logger.log(System.Logger.Level.INFO, line);
+    /**
+     * Logs a DEBUG line under {@code code}: an event whose level is DEBUG, or an error the library absorbs and
+     * reports only for debugging. {@code detail} is built only when DEBUG is enabled.
+     */
+    public void debug(Code code, Supplier<String> detail) {
+        if (code.kind() == Code.Kind.EVENT && code.level() != System.Logger.Level.DEBUG) {
+            throw new IllegalArgumentException(code.id() + " is an event logged at " + code.level()
+                    + ", not at DEBUG");
+        }
+        logger.log(System.Logger.Level.DEBUG, () -> code.id() + " " + detail.get());
     }
 
     private record Window(Instant until, int suppressed, boolean emit) {

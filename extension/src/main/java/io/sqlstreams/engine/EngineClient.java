@@ -65,7 +65,7 @@ public final class EngineClient implements HostedClient {
         ClientConfig resolved = config == null ? ClientConfig.defaults() : config;
         resolved.validate();
         Diagnostics diagnostics = new Diagnostics(resolved.logger(), environment.clock());
-        Database database = new Database(dataSource, resolved.retry(), environment.sleeper(), resolved.logger());
+        Database database = new Database(dataSource, resolved.retry(), environment.sleeper(), diagnostics);
         Sql sql = new Sql(resolved.schema());
         database.autoCommit("connecting to PostgreSQL", connection -> connection.isValid(5));
         String declarer = Declarer.identify();
@@ -118,6 +118,11 @@ public final class EngineClient implements HostedClient {
     @Override
     public <T> HostedProducer<T> registerProducer(String stream, Class<T> payloadType) {
         return new EngineProducerHandle<>(engine, stream, payloadType).register(ProducerConfig.defaults());
+    }
+
+    @Override
+    public Diagnostics diagnostics() {
+        return engine.diagnostics();
     }
 
     @Override

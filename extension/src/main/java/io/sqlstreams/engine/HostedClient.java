@@ -28,6 +28,9 @@ public interface HostedClient extends SqlStreams {
     /** {@code stream(stream, payloadType).producer().register()}, able to join the server's transaction. */
     <T> HostedProducer<T> registerProducer(String stream, Class<T> payloadType);
 
+    /** Where the host writes its own log lines, through the client's logger. */
+    Diagnostics diagnostics();
+
     /** A registered group whose sessions may run their handlers on an executor of the host's. */
     interface HostedConsumer<T> extends ConsumerInstance<T> {
         /** {@link #start(MessageHandler, ConsumeOptions)} with handlers on {@code handlerExecutor}. */

@@ -56,14 +56,14 @@ public class SqlStreamsExtension implements Extension {
         Type observedType = event.getObserverMethod().getObservedType();
         GroupAddress address = new GroupAddress(group.stream(), group.group());
         if (!(observedType instanceof Class<?> payload)) {
-            problems.add(Code.SQL0108.id() + " the observer of group \"" + group.group() + "\" on stream \""
+            problems.add(Code.SQL0133.id() + " the observer of group \"" + group.group() + "\" on stream \""
                     + group.stream() + "\" observes " + observedType.getTypeName() + "; a consumer group observes a"
                     + " payload class");
             return;
         }
         ObservedGroup found = new ObservedGroup(address, event.getObserverMethod(), payload);
         if (!payload.isAnnotationPresent(SchemaVersion.class)) {
-            problems.add(Code.SQL0108.id() + " payload " + payload.getName() + " of " + found.describe()
+            problems.add(Code.SQL0134.id() + " payload " + payload.getName() + " of " + found.describe()
                     + " has no @SchemaVersion");
         }
         observed.add(found);
@@ -83,10 +83,10 @@ public class SqlStreamsExtension implements Extension {
         }
         Class<?> payload = StreamProducers.payloadClass(point.getType());
         if (payload == null) {
-            problems.add(Code.SQL0108.id() + " " + where + " injects " + point.getType().getTypeName() + " of stream \""
+            problems.add(Code.SQL0135.id() + " " + where + " injects " + point.getType().getTypeName() + " of stream \""
                     + stream + "\"; name the payload class: Producer<Payload> or StreamHandle<Payload>");
         } else if (!payload.isAnnotationPresent(SchemaVersion.class)) {
-            problems.add(Code.SQL0108.id() + " payload " + payload.getName() + " of stream \"" + stream
+            problems.add(Code.SQL0134.id() + " payload " + payload.getName() + " of stream \"" + stream
                     + "\" injected at " + where + " has no @SchemaVersion");
         }
     }
@@ -96,7 +96,7 @@ public class SqlStreamsExtension implements Extension {
         for (ObservedGroup group : observed) {
             ObservedGroup earlier = byAddress.putIfAbsent(group.address(), group);
             if (earlier != null) {
-                problems.add(Code.SQL0108.id() + " " + group.describe() + " is observed twice: also by "
+                problems.add(Code.SQL0136.id() + " " + group.describe() + " is observed twice: also by "
                         + earlier.observer().getBeanClass().getName() + "; one observer per stream and group");
             }
         }

@@ -47,7 +47,6 @@ import jakarta.inject.Inject;
  */
 @ApplicationScoped
 public class SqlStreamsRuntime {
-    private static final System.Logger LOG = System.getLogger(SqlStreamsRuntime.class.getName());
     private static final long MONITOR_PERIOD_MS = 1000;
 
     @Inject
@@ -82,7 +81,7 @@ public class SqlStreamsRuntime {
         }
         ResolvedSettings settings = extension.settings();
         if (settings == null || !settings.problems().isEmpty()) {
-            throw new IllegalStateException(Code.SQL0108.id() + " sqlstreams cannot start: the deployment has"
+            throw new IllegalStateException(Code.SQL0137.id() + " sqlstreams cannot start: the deployment has"
                     + " configuration problems");
         }
         for (ObservedGroup group : extension.groups()) {
@@ -110,7 +109,7 @@ public class SqlStreamsRuntime {
         monitor.scheduleWithFixedDelay(() -> supervisors.values().forEach(GroupSupervisor::check), MONITOR_PERIOD_MS,
                 MONITOR_PERIOD_MS, TimeUnit.MILLISECONDS);
         started = true;
-        LOG.log(System.Logger.Level.INFO, "sqlstreams started " + supervisors.size() + " consumer group session(s)"
+        client.diagnostics().event(Code.SQL0131, "sqlstreams started " + supervisors.size() + " consumer group session(s)"
                 + (idle.isEmpty() ? "" : "; disabled here: " + idle.keySet()));
     }
 
@@ -136,12 +135,12 @@ public class SqlStreamsRuntime {
         return client;
     }
 
-    /** A server resource the configuration names; a missing one is a configuration error with its code. */
+    /** A server resource the configuration names; a missing one is SQL0138. */
     static <R> R resource(String what, Supplier<R> lookup) {
         try {
             return lookup.get();
         } catch (IllegalStateException missing) {
-            throw new SqlStreamsException(Code.SQL0108, what + ": " + missing.getMessage(), missing);
+            throw new SqlStreamsException(Code.SQL0138, what + ": " + missing.getMessage(), missing);
         }
     }
 

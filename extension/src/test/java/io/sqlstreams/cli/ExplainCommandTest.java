@@ -70,6 +70,18 @@ class ExplainCommandTest {
     }
 
     @Test
+    void explainsADebugEventFoundByItsTitle() {
+        CliRun run = CliRun.run(NO_DATABASE, "explain", "TransientFailureRetried", "-o", "json");
+
+        assertThat(run.exitCode()).isZero();
+        JsonObject entry = run.json().asJsonObject();
+        assertThat(entry.getString("code")).isEqualTo("SQL0129");
+        assertThat(entry.getString("kind")).isEqualTo("event");
+        assertThat(entry.getString("level")).isEqualTo("debug");
+        assertThat(entry.getString("meaning")).isEqualTo(Code.SQL0129.meaning());
+    }
+
+    @Test
     void findsAnAlertByName() {
         CliRun run = CliRun.run(NO_DATABASE, "explain", "partition_count", "-o", "json");
 
@@ -78,14 +90,14 @@ class ExplainCommandTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"SQL0115", "SQL0000", "nonsense"})
+    @ValueSource(strings = {"SQL0139", "SQL0000", "nonsense"})
     void anUnknownCodeIsAbsent(String unknown) {
         CliRun run = CliRun.run(NO_DATABASE, "explain", unknown);
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.ABSENT);
         assertThat(run.out()).isEmpty();
         assertThat(run.errLines()).containsExactly(
-                "no diagnostic code or name \"" + unknown + "\": codes run from SQL0001 to SQL0114");
+                "no diagnostic code or name \"" + unknown + "\": codes run from SQL0001 to SQL0138");
     }
 
     @Test

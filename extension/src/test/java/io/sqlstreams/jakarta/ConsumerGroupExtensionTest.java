@@ -117,9 +117,12 @@ class ConsumerGroupExtensionTest {
 
         assertThatThrownBy(() -> CdiContainer.start(database, badTimeout, PaymentObservers.class,
                 BrokenObservers.class).close())
-                .hasMessageContaining("SQL0108 payload " + BrokenObservers.Unversioned.class.getName())
+                .hasMessageContaining("SQL0134 payload " + BrokenObservers.Unversioned.class.getName())
                 .hasMessageContaining("has no @SchemaVersion")
+                .hasMessageContaining("SQL0136 group \"charge-cards\" on stream \"payments.requested\"")
                 .hasMessageContaining("is observed twice")
+                .hasMessageContaining("SQL0133 the observer of group \"lists\" on stream \"audit\" observes"
+                        + " java.util.List<java.lang.String>")
                 .hasMessageContaining("SQL0108 " + GROUP_KEY + "message.timeout: '10x'");
         assertThat(stream.get()).as("nothing was registered").isEmpty();
     }
@@ -129,7 +132,7 @@ class ConsumerGroupExtensionTest {
         Map<String, String> missing = Map.of("sqlstreams.datasource", "jdbc/missing");
 
         assertThatThrownBy(() -> CdiContainer.start(database, missing, PaymentObservers.class).close())
-                .hasStackTraceContaining("SQL0108 sqlstreams.datasource: no data source is bound at JNDI name"
+                .hasStackTraceContaining("SQL0138 sqlstreams.datasource: no data source is bound at JNDI name"
                         + " jdbc/missing");
         assertThat(stream.get()).as("nothing was registered").isEmpty();
     }

@@ -81,7 +81,7 @@ class StreamProducerTest {
                 .hasMessageContaining("SQL0109")
                 .hasMessageContaining("Payments Requested!")
                 .hasMessageContaining("(at " + BrokenInjections.class.getName() + ".badName)")
-                .hasMessageContaining("SQL0108 payload " + BrokenObservers.Unversioned.class.getName()
+                .hasMessageContaining("SQL0134 payload " + BrokenObservers.Unversioned.class.getName()
                         + " of stream \"audit\" injected at " + BrokenInjections.class.getName()
                         + ".unversioned has no @SchemaVersion");
     }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.sqlstreams.Code;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.query.BindingStatus;
@@ -62,7 +63,7 @@ public final class BindingDeclaration {
             return Result.WAITING;
         }
         bindings.replace(tx, streamId, groupId, patterns, patterns.stream().map(BindingPatterns::regex).toList());
-        diagnostics.info("binding set installed for " + subject + ": " + patterns + " (previously "
+        diagnostics.event(Code.SQL0117, "binding set installed for " + subject + ": " + patterns + " (previously "
                 + (installed == null ? "the whole stream" : installed) + ")");
         return Result.INSTALLED;
     }

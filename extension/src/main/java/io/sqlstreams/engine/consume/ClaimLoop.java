@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 
+import io.sqlstreams.Code;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.SqlStreamsException;
@@ -76,7 +77,7 @@ final class ClaimLoop implements Loop.Body {
         if (result != BindingDeclaration.Result.WAITING) {
             return true;
         }
-        engine.diagnostics().logger().log(System.Logger.Level.WARNING, "binding set " + bindings + " of "
+        engine.diagnostics().event(Code.SQL0118, "binding set " + bindings + " of "
                 + group.describe() + " waits for the group's live instances to stop; retrying in "
                 + options.resolvedBindingRetryInterval().toMillis() + " ms");
         loop.pause(options.resolvedBindingRetryInterval());
@@ -96,7 +97,7 @@ final class ClaimLoop implements Loop.Body {
         } catch (SqlStreamsException claimFailure) {
             queue.giveBack(want);
             SessionFailure.rethrowIfEnding(claimFailure);
-            engine.diagnostics().logger().log(System.Logger.Level.WARNING, "claim of " + group.describe()
+            engine.diagnostics().event(Code.SQL0119, "claim of " + group.describe()
                     + " failed; retrying in " + pollRate.toMillis() + " ms: " + claimFailure.getMessage());
             loop.pause(pollRate);
             return;

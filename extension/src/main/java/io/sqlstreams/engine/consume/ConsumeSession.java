@@ -97,7 +97,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         ConsumerConfig current = config.current();
         instances.claim(options.resolvedInstanceTtl());
         lastHeartbeat = engine.environment().clock().instant();
-        engine.diagnostics().info("consumer starting: " + group.describe() + " session=" + id
+        engine.diagnostics().event(Code.SQL0115, "consumer starting: " + group.describe() + " session=" + id
                 + " batch_limit=" + options.resolvedBatchLimit() + " queue_size=" + options.resolvedQueueSize()
                 + " message_concurrency=" + options.resolvedMessageConcurrency()
                 + " claim_poll_rate=" + options.resolvedClaimPollRate().toMillis() + "ms"
@@ -177,7 +177,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         try {
             advancer.advance();
         } catch (SqlStreamsException advanceFailure) {
-            engine.diagnostics().logger().log(System.Logger.Level.DEBUG, () -> "cursor advance of " + group.describe()
+            engine.diagnostics().debug(Code.SQL0130, () -> "cursor advance of " + group.describe()
                     + " failed; next period retries: " + advanceFailure.getMessage());
         }
     }

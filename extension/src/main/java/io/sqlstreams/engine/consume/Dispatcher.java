@@ -82,7 +82,7 @@ final class Dispatcher<T> implements Loop.Body {
             if (permits.tryAcquire(concurrency, Math.max(0, left.toNanos()), TimeUnit.NANOSECONDS)) {
                 permits.release(concurrency);
             } else {
-                engine.diagnostics().logger().log(System.Logger.Level.WARNING, (concurrency - permits.availablePermits())
+                engine.diagnostics().event(Code.SQL0121, (concurrency - permits.availablePermits())
                         + " handler(s) of " + group.describe() + " still running after the " + timeout.toMillis()
                         + " ms shutdown timeout; their ranges are left to lease expiry");
             }

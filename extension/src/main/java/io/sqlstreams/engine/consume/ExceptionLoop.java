@@ -2,6 +2,7 @@ package io.sqlstreams.engine.consume;
 
 import java.time.Duration;
 
+import io.sqlstreams.Code;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.SqlStreamsException;
@@ -37,7 +38,7 @@ final class ExceptionLoop<T> implements Loop.Body {
                     loop::stopping);
         } catch (SqlStreamsException passFailure) {
             SessionFailure.rethrowIfEnding(passFailure);
-            engine.diagnostics().logger().log(System.Logger.Level.WARNING, "exception pass of " + group.describe()
+            engine.diagnostics().event(Code.SQL0120, "exception pass of " + group.describe()
                     + " failed; retrying in " + pollRate.toMillis() + " ms: " + passFailure.getMessage());
             ran = 0;
         }

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 
+import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.Start;
 import io.sqlstreams.Stream;
@@ -46,7 +47,7 @@ final class GroupDeclaration {
             long groupId = created.isPresent() ? created.get() : groups.lock(connection, stream.id(), groupName);
             if (created.isPresent()) {
                 long committed = createCursor(connection, stream.id(), groupId, config.resolvedStart());
-                engine.diagnostics().info("consumer group \"" + groupName + "\" registered (created) on stream \""
+                engine.diagnostics().event(Code.SQL0116, "consumer group \"" + groupName + "\" registered (created) on stream \""
                         + streamName + "\" at " + config.resolvedStart().wireName() + ", committed=" + committed);
             }
             String subject = "consumer group \"" + groupName + "\" on stream \"" + streamName + "\"";

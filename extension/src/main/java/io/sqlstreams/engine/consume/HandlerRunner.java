@@ -95,7 +95,7 @@ final class HandlerRunner<T> {
                                 + " or executor is stopping); handed back without counting the attempt")
                         : OutcomeClassifier.classify(thrown);
                 if (!outcome.complete(result)) {
-                    engine.diagnostics().info("abandoned handler of message " + delivery.messageId() + " of "
+                    engine.diagnostics().event(Code.SQL0126, "abandoned handler of message " + delivery.messageId() + " of "
                             + group.describe() + " returned after its attempt was recorded as failed");
                 }
             });
@@ -168,7 +168,7 @@ final class HandlerRunner<T> {
         if (outcome.complete(new DeliveryOutcome.Retry("hard timeout: the handler did not return within its "
                 + timeout + " timeout plus " + timeoutGrace + " grace; its thread was abandoned"))) {
             counters.abandoned.increment();
-            engine.diagnostics().info("abandoned the handler of message " + delivery.messageId() + " of "
+            engine.diagnostics().event(Code.SQL0125, "abandoned the handler of message " + delivery.messageId() + " of "
                     + group.describe() + " after " + timeout.plus(timeoutGrace));
         }
     }

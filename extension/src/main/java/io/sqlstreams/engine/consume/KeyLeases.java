@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.sqlstreams.Code;
 import io.sqlstreams.Concurrency;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.query.GroupIds;
@@ -106,7 +107,7 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
     /** Key leases of a range that were gone when given back: a run outlived its lease. */
     @Override
     public void warnTakenOver(ClaimedRange range, long lost) {
-        engine.diagnostics().logger().log(System.Logger.Level.WARNING, lost + " key lease(s) of " + range.describe()
+        engine.diagnostics().event(Code.SQL0127, lost + " key lease(s) of " + range.describe()
                 + " of " + group.describe() + " expired mid-run and were taken over; runs of those keys may have"
                 + " overlapped another delivery");
     }
@@ -121,7 +122,7 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
                 + " of " + group.describe(),
                 connection -> queries.release(connection, ids, delivery.messageKey(), token));
         if (!released) {
-            engine.diagnostics().logger().log(System.Logger.Level.WARNING, "the key lease of message "
+            engine.diagnostics().event(Code.SQL0127, "the key lease of message "
                     + delivery.messageId() + " of " + group.describe() + " expired mid-run and was taken over;"
                     + " its run may have overlapped another delivery of the key");
         }

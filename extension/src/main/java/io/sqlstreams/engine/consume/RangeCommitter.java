@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Engine;
 
@@ -56,7 +57,7 @@ final class RangeCommitter {
         try {
             recorderThread.execute(() -> commit(range));
         } catch (RejectedExecutionException afterShutdown) {
-            engine.diagnostics().logger().log(System.Logger.Level.WARNING, "a handler of " + group.describe()
+            engine.diagnostics().event(Code.SQL0122, "a handler of " + group.describe()
                     + " finished after the session settled; " + range.describe() + " is reclaimed after its lease");
         }
     }
@@ -68,7 +69,7 @@ final class RangeCommitter {
             afterCommit.run();
         } catch (SqlStreamsException commitFailure) {
             failedCommits.add(range);
-            engine.diagnostics().logger().log(System.Logger.Level.WARNING, "commit of " + range.describe() + " of "
+            engine.diagnostics().event(Code.SQL0123, "commit of " + range.describe() + " of "
                     + group.describe() + " failed; it is retried at shutdown or left to lease expiry: "
                     + commitFailure.getMessage());
         }
@@ -109,7 +110,7 @@ final class RangeCommitter {
                     recorder.commitPrefix(range, config.current());
                 }
             } catch (SqlStreamsException settleFailure) {
-                engine.diagnostics().logger().log(System.Logger.Level.WARNING, "could not settle " + range.describe()
+                engine.diagnostics().event(Code.SQL0124, "could not settle " + range.describe()
                         + " of " + group.describe() + " at shutdown; it is reclaimed after its lease: "
                         + settleFailure.getMessage());
             }

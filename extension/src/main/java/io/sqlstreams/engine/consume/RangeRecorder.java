@@ -74,7 +74,7 @@ final class RangeRecorder {
         }
         if (!written.owned()) {
             counters.leaseLost.increment();
-            engine.diagnostics().logger().log(System.Logger.Level.DEBUG, () -> Code.SQL0003.id() + " lease of "
+            engine.diagnostics().debug(Code.SQL0003, () -> "lease of "
                     + range.describe() + " of " + group.describe() + " was taken over; its outcomes were not written");
             return false;
         }

@@ -118,7 +118,7 @@ final class WorkerInstances {
             engine.database().autoCommit("releasing " + instance.worker() + " of " + group.describe(),
                     connection -> queries.release(connection, instance.row()));
         } catch (SqlStreamsException failure) {
-            engine.diagnostics().info("could not release a worker instance of " + group.describe()
+            engine.diagnostics().event(Code.SQL0128, "could not release a worker instance of " + group.describe()
                     + "; it expires on its own: " + failure.getMessage());
         }
     }

@@ -55,7 +55,7 @@ public final class EngineKeyHandle<T> implements KeyHandle<T> {
         checkNames();
         try {
             if (connection.getAutoCommit()) {
-                throw new SqlStreamsException(Code.SQL0108, "locking a compaction head needs a connection inside a"
+                throw new SqlStreamsException(Code.SQL0132, "locking a compaction head needs a connection inside a"
                         + " transaction (auto-commit off)");
             }
             long streamId = stream(connection).id();

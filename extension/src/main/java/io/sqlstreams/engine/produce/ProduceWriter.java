@@ -55,7 +55,7 @@ final class ProduceWriter {
                 () -> {
             try {
                 if (connection.getAutoCommit()) {
-                    throw new SqlStreamsException(Code.SQL0108, "producing inside a caller's transaction needs a"
+                    throw new SqlStreamsException(Code.SQL0132, "producing inside a caller's transaction needs a"
                             + " connection with auto-commit off");
                 }
                 Savepoint savepoint = connection.setSavepoint();

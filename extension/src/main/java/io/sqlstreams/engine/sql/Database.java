@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 import io.sqlstreams.Code;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.Sleeper;
 
 /**
@@ -20,13 +21,13 @@ public final class Database {
     private final DataSource dataSource;
     private final RetryPolicy retry;
     private final Sleeper sleeper;
-    private final System.Logger logger;
+    private final Diagnostics diagnostics;
 
-    public Database(DataSource dataSource, RetryPolicy retry, Sleeper sleeper, System.Logger logger) {
+    public Database(DataSource dataSource, RetryPolicy retry, Sleeper sleeper, Diagnostics diagnostics) {
         this.dataSource = dataSource;
         this.retry = retry;
         this.sleeper = sleeper;
-        this.logger = logger;
+        this.diagnostics = diagnostics;
     }
 
     public DataSource dataSource() {
@@ -69,7 +70,7 @@ public final class Database {
                     throw DatabaseFailures.exhausted(what, attempts, failure);
                 }
                 int failed = n + 1;
-                logger.log(System.Logger.Level.DEBUG, () -> what + ": attempt " + failed + " of " + attempts
+                diagnostics.debug(Code.SQL0129, () -> what + ": attempt " + failed + " of " + attempts
                         + " failed transiently, retrying: " + TransientFailures.describe(failure));
                 pause(what, retry.calculateDelay(n), failure);
             }

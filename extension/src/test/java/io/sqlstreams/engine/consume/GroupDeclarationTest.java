@@ -82,7 +82,7 @@ class GroupDeclarationTest extends GroupTestBase {
             assertThat(log.get(0).get(1)).isEqualTo("-1");
             assertThat(log.get(0).get(2)).matches(DECLARED_BY);
         }
-        assertThat(infoLines("registered (created)")).singleElement().asString()
+        assertThat(logger.withCode(Code.SQL0116.id())).singleElement().asString()
                 .contains("\"billing\"", "\"decl.first\"", "beginning", "committed=0");
         assertThat(logger.withCode(WORKER_CONFIG_REPLACED)).isEmpty();
     }
@@ -173,7 +173,7 @@ class GroupDeclarationTest extends GroupTestBase {
 
         long groupId = groupId(handle);
         assertThat(probe.cursor(streamId, groupId)).containsExactly(5L, 5L, 5L, 5L);
-        assertThat(infoLines("registered (created)")).singleElement().asString()
+        assertThat(logger.withCode(Code.SQL0116.id())).singleElement().asString()
                 .contains("\"from-head\"", "head", "committed=5");
 
         long logRows = probe.allConfigLog();
@@ -181,7 +181,7 @@ class GroupDeclarationTest extends GroupTestBase {
 
         assertThat(probe.cursor(streamId, groupId)).as("start is read once, at creation")
                 .containsExactly(5L, 5L, 5L, 5L);
-        assertThat(infoLines("registered (created)")).hasSize(1);
+        assertThat(logger.withCode(Code.SQL0116.id())).hasSize(1);
         assertThat(probe.allConfigLog()).as("start is not stored, so the document is identical").isEqualTo(logRows);
         assertThat(logger.withCode(WORKER_CONFIG_REPLACED)).isEmpty();
 
@@ -367,7 +367,7 @@ class GroupDeclarationTest extends GroupTestBase {
         for (String worker : GroupProbe.WORKER_NAMES) {
             assertThat(probe.configLog(groupId, worker)).as("one creation snapshot of %s", worker).isEqualTo(1);
         }
-        assertThat(infoLines("registered (created)")).hasSize(1);
+        assertThat(logger.withCode(Code.SQL0116.id())).hasSize(1);
         assertThat(logger.withCode(WORKER_CONFIG_REPLACED)).isEmpty();
     }
 
@@ -541,10 +541,5 @@ class GroupDeclarationTest extends GroupTestBase {
         SqlStreamsException refused = catchThrowableOfType(SqlStreamsException.class, verb);
         assertThat(refused).as("expected a SqlStreamsException").isNotNull();
         return refused.code();
-    }
-
-    private List<String> infoLines(String fragment) {
-        return logger.lines().stream().filter(line -> line.level() == System.Logger.Level.INFO)
-                .map(RecordingLogger.Line::text).filter(text -> text.contains(fragment)).toList();
     }
 }

@@ -120,11 +120,11 @@ class HandlerRunnerTest {
                 + " within its PT30S timeout plus PT5S grace; its thread was abandoned"));
         assertThat(counters.abandoned.sum()).isOne();
         assertThat(logger.lines()).anySatisfy(line -> assertThat(line.text())
-                .startsWith("abandoned the handler of message 7 of " + GROUP.describe()));
+                .startsWith("SQL0125 abandoned the handler of message 7 of " + GROUP.describe()));
 
         release.countDown();
         await().atMost(PATIENCE).until(() -> logger.lines().stream().anyMatch(line -> line.text().equals(
-                "abandoned handler of message 7 of " + GROUP.describe()
+                "SQL0126 abandoned handler of message 7 of " + GROUP.describe()
                         + " returned after its attempt was recorded as failed")));
         assertThat(outcome.get()).isInstanceOf(DeliveryOutcome.Retry.class);
         assertThat(counters.abandoned.sum()).isOne();

@@ -207,7 +207,7 @@ class ExclusiveKeyTest extends OrderedKeyKit.RigTest {
         takenOver.countDown();
 
         await().atMost(WAIT).untilAsserted(() -> assertThat(rig.sessionWarnings("expired mid-run and were taken over"))
-                .hasSize(1).allMatch(line -> line.startsWith("1 key lease(s) of range ")));
+                .hasSize(1).allMatch(line -> line.startsWith("SQL0127 1 key lease(s) of range ")));
         assertThat(ledger.succeeded(GROUP)).containsExactly(id);
         assertThat(rig.sql.count("SELECT count(*) FROM " + table + " WHERE token = ?", other))
                 .as("the other claimant's lease is left alone").isEqualTo(1);

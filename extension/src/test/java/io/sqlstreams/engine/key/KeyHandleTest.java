@@ -277,7 +277,7 @@ class KeyHandleTest extends ProduceTestBase {
 
         try (Connection connection = database.dataSource().getConnection()) {
             assertThat(connection.getAutoCommit()).isTrue();
-            failsWith(Code.SQL0108, () -> stream.key("auto").lockCompactionHead(connection));
+            failsWith(Code.SQL0132, () -> stream.key("auto").lockCompactionHead(connection));
         }
         assertThat(headRow(registered, "auto")).as("nothing created").isNull();
     }

@@ -150,8 +150,8 @@ class CallerTransactionTest extends ProduceTestBase {
 
         try (Connection connection = database.dataSource().getConnection()) {
             assertThat(connection.getAutoCommit()).isTrue();
-            failsWith(Code.SQL0108, () -> producer.produce(connection, new Shipment("auto"), ProduceOptions.none()));
-            failsWith(Code.SQL0108, () -> producer.produce(connection, new Shipment("auto"),
+            failsWith(Code.SQL0132, () -> producer.produce(connection, new Shipment("auto"), ProduceOptions.none()));
+            failsWith(Code.SQL0132, () -> producer.produce(connection, new Shipment("auto"),
                     ProduceOptions.builder().idempotencyKey("auto-key").build()));
         }
         assertThat(messages(database, stream.id())).isZero();
