@@ -203,16 +203,31 @@ class StreamJanitorTest extends ProduceTestBase {
         age(stream, 1, 7, Duration.ofHours(2));
         dependentsOf(stream, 3);
         dependentsOf(stream, 8);
+        recordDeletesPerStatement(stream);
 
         JanitorPass pass = pass(stream, new JanitorConfig(null, 2, null, null));
 
-        assertThat(pass.step(JanitorStep.SWEEP_EXPIRED_MESSAGES).count()).as("four batches of at most two")
-                .isEqualTo(7);
+        assertThat(pass.step(JanitorStep.SWEEP_EXPIRED_MESSAGES).count()).isEqualTo(7);
+        assertThat(sql.strings("SELECT deleted FROM {s}.deletes_" + stream.id() + " WHERE deleted > 0 ORDER BY n"))
+                .as("one delete per batch of at most two").containsExactly("2", "2", "2", "1");
         assertThat(sql.strings("SELECT id FROM {s}.message_log_" + stream.id() + " ORDER BY id"))
                 .containsExactly("8", "9");
         assertThat(dependents(stream, 3)).isZero();
         assertThat(dependents(stream, 8)).isEqualTo(3);
         assertThat(pass.step(JanitorStep.DROP_EXPIRED_PARTITIONS).count()).isZero();
+    }
+
+    /** Notes how many messages each DELETE statement on the stream's log removes, in {@code deletes_<id>}. */
+    private void recordDeletesPerStatement(Stream stream) throws SQLException {
+        String schema = database.schema();
+        database.execute("CREATE TABLE " + schema + ".deletes_" + stream.id()
+                + " (n BIGSERIAL PRIMARY KEY, deleted BIGINT NOT NULL)");
+        database.execute("CREATE FUNCTION " + schema + ".note_deletes_" + stream.id() + "() RETURNS trigger"
+                + " LANGUAGE plpgsql AS $$ BEGIN INSERT INTO " + schema + ".deletes_" + stream.id()
+                + " (deleted) SELECT count(*) FROM gone; RETURN NULL; END $$");
+        database.execute("CREATE TRIGGER note_deletes AFTER DELETE ON " + schema + ".message_log_" + stream.id()
+                + " REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION " + schema + ".note_deletes_"
+                + stream.id() + "()");
     }
 
     @Test
