@@ -32,9 +32,9 @@ class CodeTest {
     }
 
     @Test
-    void constantsAreSql0001ToSql0138InOrder() {
+    void constantsAreSql0001ToSql0139InOrder() {
         Code[] codes = Code.values();
-        assertThat(codes).hasSize(138);
+        assertThat(codes).hasSize(139);
         for (int i = 0; i < codes.length; i++) {
             String expected = String.format("SQL%04d", i + 1);
             assertThat(codes[i].name()).isEqualTo(expected);
@@ -74,7 +74,7 @@ class CodeTest {
                     : Kind.EVENT;
             assertThat(code.kind()).as(code.id()).isEqualTo(expected);
         }
-        assertThat(ofKind(Kind.EVENT)).hasSize(45);
+        assertThat(ofKind(Kind.EVENT)).hasSize(46);
     }
 
     @Test
@@ -166,6 +166,8 @@ class CodeTest {
         assertThat(Code.SQL0115.level()).isEqualTo(Level.INFO);
         assertThat(Code.SQL0132.title()).isEqualTo("TransactionRequired");
         assertThat(Code.SQL0138.title()).isEqualTo("ServerResourceMissing");
+        assertThat(Code.SQL0139.title()).isEqualTo("MaintenanceStepFailed");
+        assertThat(Code.SQL0139.level()).isEqualTo(Level.WARNING);
     }
 
     @ParameterizedTest
@@ -186,7 +188,7 @@ class CodeTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"SQL0000", "SQL0139", "0", "139", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
+    @ValueSource(strings = {"SQL0000", "SQL0140", "0", "140", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
         "SQL-0059", "-59", "+59", "SQLX059", "   "})
     void findRejectsAnythingElse(String text) {
         assertThat(Code.find(text)).isEmpty();

@@ -17,6 +17,7 @@ import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.consume.EngineConsumerHandle;
+import io.sqlstreams.engine.maintenance.StreamJanitor;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
 import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.query.StreamQueries;
@@ -118,6 +119,11 @@ public final class EngineClient implements HostedClient {
     @Override
     public <T> HostedProducer<T> registerProducer(String stream, Class<T> payloadType) {
         return new EngineProducerHandle<>(engine, stream, payloadType).register(ProducerConfig.defaults());
+    }
+
+    /** The janitor's pass and the vacuum of any stream of this client, each run once per call. */
+    public StreamJanitor janitor() {
+        return new StreamJanitor(engine);
     }
 
     @Override

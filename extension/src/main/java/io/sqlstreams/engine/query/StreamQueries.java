@@ -139,22 +139,30 @@ public final class StreamQueries {
     /**
      * Creates partition {@code partition} of the stream's log (ids {@code [partition × size, (partition + 1) × size)})
      * unless it exists; creators of one partition take turns on an advisory lock held until the transaction ends.
-     * Lock waits are the caller's to bound ({@link DdlLockTimeout}).
+     * Lock waits are the caller's to bound ({@link DdlLockTimeout}). True when this call created it.
      */
-    public void createPartition(Connection connection, long streamId, long partition, long partitionSize)
+    public boolean createPartition(Connection connection, long streamId, long partition, long partitionSize)
             throws SQLException {
         String qualified = sql.schema() + ".message_log_" + streamId + "_" + partition;
-        try (BoundStatement exists = BoundStatement.prepare(connection, sql.statement("partition_exists"))) {
-            if (exists.bind("partition_name", qualified).querySingle(row -> row.getBoolean("partition_exists"))) {
-                return;
-            }
+        if (partitionExists(connection, qualified)) {
+            return false;
         }
         try (BoundStatement lock = BoundStatement.prepare(connection, sql.statement("lock_partition_creation"));
              ResultSet locked = lock.bind("partition_name", qualified).query()) {
             locked.next();
         }
+        if (partitionExists(connection, qualified)) {
+            return false;
+        }
         ddl(connection, sql.partitionStatement("create_partition", streamId, partition,
                 partition * partitionSize, (partition + 1) * partitionSize));
+        return true;
+    }
+
+    private boolean partitionExists(Connection connection, String qualified) throws SQLException {
+        try (BoundStatement exists = BoundStatement.prepare(connection, sql.statement("partition_exists"))) {
+            return exists.bind("partition_name", qualified).querySingle(row -> row.getBoolean("partition_exists"));
+        }
     }
 
     /** The id the stream's sequence hands out next (ids drawn meanwhile by other sessions move it on). */

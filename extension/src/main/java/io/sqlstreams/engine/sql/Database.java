@@ -53,6 +53,27 @@ public final class Database {
     }
 
     /**
+     * Runs {@code work} in one transaction once, for a caller that retries on its own terms (a time budget); a
+     * failure is SQL0110 when transient, SQL0111 when not.
+     */
+    public <R> R inTransactionOnce(String what, SqlWork<R> work) {
+        return once(what, connection -> Transactions.run(connection, work));
+    }
+
+    /** Runs {@code work} once on an auto-commit connection; failures as {@link #inTransactionOnce}. */
+    public <R> R autoCommitOnce(String what, SqlWork<R> work) {
+        return once(what, work);
+    }
+
+    private <R> R once(String what, SqlWork<R> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException failure) {
+            throw DatabaseFailures.translate(what, failure);
+        }
+    }
+
+    /**
      * Runs {@code attempt} up to the policy's maxRetries times, sleeping {@code calculateDelay(n)} between
      * attempts while the failure is transient. A final transient failure is SQL0110, a permanent one SQL0111;
      * a {@link SqlStreamsException} from the work passes through unchanged.
