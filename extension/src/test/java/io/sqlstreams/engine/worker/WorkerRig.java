@@ -3,8 +3,10 @@ package io.sqlstreams.engine.worker;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.random.RandomGenerator;
 
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.Engine;
 import io.sqlstreams.engine.EngineEnvironment;
@@ -23,7 +25,12 @@ import io.sqlstreams.testing.TestDatabase;
  * reads of their instance rows and instance-log snapshots.
  */
 final class WorkerRig {
+    static final Duration POLL_RATE = Duration.ofSeconds(10);
     static final Duration TTL = Duration.ofMinutes(10);
+    /** A curve short enough to exhaust in a test: 1s, 2s, 4s, then the cap of 5s from the fourth failure on. */
+    static final RetryPolicy CURVE = RetryPolicy.builder().maxRetries(4).baseDelay(Duration.ofSeconds(1))
+            .maxDelay(Duration.ofSeconds(5)).exponent(2).build();
+
     final RecordingLogger logger = new RecordingLogger();
     final SettableClock clock = SettableClock.standing();
     final ManualScheduler scheduler = new ManualScheduler(clock);
@@ -44,6 +51,10 @@ final class WorkerRig {
         this.sql = new Sql(database);
     }
 
+    static WorkerSettings settings() {
+        return WorkerSettings.of(POLL_RATE).withInstanceTtl(TTL).withRetry(CURVE);
+    }
+
     /** A new system-owned worker row with {@code target} instances; its id. */
     long worker(String name, int target) throws SQLException {
         return ((Number) sql.value("INSERT INTO {s}.worker_config (system_id, name, target_instances)"
@@ -52,6 +63,15 @@ final class WorkerRig {
 
     void setTarget(long workerId, int target) throws SQLException {
         sql.update("UPDATE {s}.worker_config SET target_instances = ? WHERE id = ?", target, workerId);
+    }
+
+    /** A runner on the manual scheduler, jittering with {@code random}. */
+    WorkerRunner runner(long workerId, WorkerSettings settings, WorkerTask task, WorkerRunner.Owner owner,
+                        RandomGenerator random) {
+        WorkerRunner runner = new WorkerRunner(engine, workerId, "worker test-" + workerId, "test-" + workerId,
+                settings.validated(), task, owner, scheduler, false, random);
+        runner.begin();
+        return runner;
     }
 
     long liveInstances(long workerId) throws SQLException {
