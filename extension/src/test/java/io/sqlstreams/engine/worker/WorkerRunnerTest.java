@@ -40,6 +40,11 @@ class WorkerRunnerTest {
     private final List<SqlStreamsException> endings = new CopyOnWriteArrayList<>();
     private final List<WorkerRunner> runners = new ArrayList<>();
     private final AtomicInteger ticks = new AtomicInteger();
+    private final WorkerTask counting = ticks::incrementAndGet;
+    private final WorkerTask failing = () -> {
+        ticks.incrementAndGet();
+        throw new IllegalStateException("tick " + ticks.get() + " failed");
+    };
     private WorkerRig rig;
 
     @BeforeEach
@@ -61,13 +66,6 @@ class WorkerRunnerTest {
     private WorkerRunner run(long workerId, WorkerTask task) {
         return run(workerId, WorkerRig.settings(), task, MIDDLE);
     }
-
-    private final WorkerTask counting = ticks::incrementAndGet;
-
-    private final WorkerTask failing = () -> {
-        ticks.incrementAndGet();
-        throw new IllegalStateException("tick " + ticks.get() + " failed");
-    };
 
     @Test
     void aRunnerClaimsTicksAtOnceThenEveryPollRateAndHeartbeatsEveryHalfTtl() throws Exception {
