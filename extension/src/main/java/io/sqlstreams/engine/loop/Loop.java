@@ -108,6 +108,14 @@ public final class Loop {
     }
 
     private SqlStreamsException exited(String how, Throwable cause) {
+        return unrequestedExit(name, how, cause);
+    }
+
+    /**
+     * The failure of a loop named {@code name} that ended {@code how} (was interrupted, threw) without a requested
+     * stop: SQL0113. For loops that keep this policy on another kind of thread, such as a worker's scheduler.
+     */
+    public static SqlStreamsException unrequestedExit(String name, String how, Throwable cause) {
         return new SqlStreamsException(Code.SQL0113, "loop " + name + " " + how + " without a requested stop", cause);
     }
 }

@@ -28,12 +28,10 @@ public final class InstanceQueries {
         this.sql = sql;
     }
 
-    /** Claims a row of the group's worker while it is below its target; empty when the worker does not exist. */
-    public Optional<Claim> claim(Connection connection, long groupId, String worker, Duration ttl)
-            throws SQLException {
+    /** Claims a row of the worker while it is below its target; empty when the worker does not exist. */
+    public Optional<Claim> claim(Connection connection, long workerId, Duration ttl) throws SQLException {
         try (BoundStatement claim = BoundStatement.prepare(connection, sql.statement("claim_worker_instance"))) {
-            return claim.bind("consumer_group_id", groupId).bind("worker_name", worker)
-                    .bind("ttl_micros", Micros.of(ttl))
+            return claim.bind("worker_id", workerId).bind("ttl_micros", Micros.of(ttl))
                     .queryOne(row -> {
                         String token = row.getString("token");
                         return new Claim(token == null ? Optional.empty()
@@ -42,12 +40,21 @@ public final class InstanceQueries {
         }
     }
 
-    /** Extends an unexpired row held with {@code token} by {@code ttl}. */
-    public Renewal renew(Connection connection, Instance instance, Duration ttl) throws SQLException {
+    /** Extends an unexpired row held with {@code token} by {@code ttl} and stores the holder's failure streak. */
+    public Renewal renew(Connection connection, Instance instance, Duration ttl, int attempts) throws SQLException {
         try (BoundStatement renew = BoundStatement.prepare(connection, sql.statement("renew_worker_instance"))) {
-            return renew.bind("ttl_micros", Micros.of(ttl)).bind("instance_id", instance.id())
-                    .bind("token", instance.token())
+            return renew.bind("ttl_micros", Micros.of(ttl)).bind("attempts", attempts)
+                    .bind("instance_id", instance.id()).bind("token", instance.token())
                     .querySingle(row -> new Renewal(row.getLong("renewed") > 0, row.getInt("target_instances")));
+        }
+    }
+
+    /** Stores the holder's failure streak on its row, if it is still held with its token. */
+    public void recordAttempts(Connection connection, Instance instance, int attempts) throws SQLException {
+        try (BoundStatement record = BoundStatement.prepare(connection,
+                sql.statement("set_worker_instance_attempts"))) {
+            record.bind("attempts", attempts).bind("instance_id", instance.id()).bind("token", instance.token())
+                    .update();
         }
     }
 

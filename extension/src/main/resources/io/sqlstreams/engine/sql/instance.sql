@@ -1,10 +1,10 @@
 -- Liveness rows of running workers: claim under the worker's target, token-guarded heartbeat and release.
 
 -- name: claim_worker_instance
--- One row while the worker exists: the new instance's id and token, both null when the claim was declined
--- (suspended, or at target), and the worker's target; no row when the worker is gone.
+-- One row while the worker exists (whatever owns it): the new instance's id and token, both null when the claim
+-- was declined (suspended, or at target), and the worker's target; no row when the worker is gone.
 WITH worker AS (
-    SELECT id, target_instances FROM {schema}.worker_config WHERE consumer_group_id = :consumer_group_id AND name = :worker_name FOR UPDATE
+    SELECT id, target_instances FROM {schema}.worker_config WHERE id = :worker_id FOR UPDATE
 ),
 live AS (
     SELECT count(*) AS n FROM {schema}.worker_instance i, worker w WHERE i.worker_id = w.id AND i.expires_at > now()
@@ -22,10 +22,11 @@ logged AS (
 SELECT c.id, c.token::text AS token, w.target_instances FROM worker w LEFT JOIN claimed c ON c.worker_id = w.id
 
 -- name: renew_worker_instance
--- Renews only an unexpired row with the holder's token; reports the worker's target so a suspension is seen.
+-- Renews only an unexpired row with the holder's token, writing the holder's failure streak with it; reports the
+-- worker's target so a suspension is seen.
 WITH renewed AS (
     UPDATE {schema}.worker_instance i
-    SET expires_at = now() + :ttl_micros * interval '1 microsecond'
+    SET expires_at = now() + :ttl_micros * interval '1 microsecond', attempts = :attempts
     FROM {schema}.worker_config w
     WHERE i.id = :instance_id AND i.token = :token::uuid AND i.expires_at > now() AND w.id = i.worker_id
     RETURNING i.id, i.worker_id, i.token, i.expires_at, i.attempts, i.created_at, w.target_instances
@@ -35,6 +36,9 @@ logged AS (
     SELECT id, worker_id, token, expires_at, attempts, created_at FROM renewed
 )
 SELECT count(*) AS renewed, coalesce(min(target_instances), -1) AS target_instances FROM renewed
+
+-- name: set_worker_instance_attempts
+UPDATE {schema}.worker_instance SET attempts = :attempts WHERE id = :instance_id AND token = :token::uuid
 
 -- name: release_worker_instance
 DELETE FROM {schema}.worker_instance WHERE id = :instance_id AND token = :token::uuid
