@@ -19,7 +19,7 @@ public final class RunningSessions {
     }
 
     /** Stops every running session, one after another, each draining within its shutdown timeout. */
-    void stopAll() {
+    public void stopAll() {
         List.copyOf(running).forEach(ConsumerSession::close);
     }
 }

@@ -20,7 +20,7 @@ import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.Sleeper;

@@ -24,7 +24,7 @@ import io.sqlstreams.MessageOptions;
 import io.sqlstreams.Outcome;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.StreamHandle;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.consume.ConsumeFixtures;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;

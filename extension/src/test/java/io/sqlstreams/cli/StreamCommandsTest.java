@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.sqlstreams.DeliveryLogMode;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamConfig;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;

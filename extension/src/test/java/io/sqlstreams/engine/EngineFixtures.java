@@ -1,6 +1,7 @@
 package io.sqlstreams.engine;
 
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.TestDatabase;
 

@@ -2,6 +2,7 @@ package io.sqlstreams.engine;
 
 import org.junit.jupiter.api.BeforeEach;
 
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.TestDatabase;

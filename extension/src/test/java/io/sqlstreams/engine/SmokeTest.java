@@ -12,6 +12,7 @@ import io.sqlstreams.Producer;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.TestDatabase;

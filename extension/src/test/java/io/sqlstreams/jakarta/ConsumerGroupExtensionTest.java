@@ -27,7 +27,7 @@ import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.jakarta.beans.BrokenObservers;
 import io.sqlstreams.jakarta.beans.Payment;

@@ -10,7 +10,7 @@ import io.sqlstreams.Code;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.binding.BindingPatterns;
 import io.sqlstreams.engine.loop.Loop;

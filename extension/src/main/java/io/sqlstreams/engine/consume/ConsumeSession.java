@@ -19,7 +19,7 @@ import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.SessionCounters;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.codec.IdempotencyKeys;
 import io.sqlstreams.engine.loop.Loop;
 import io.sqlstreams.engine.loop.NamedThreads;

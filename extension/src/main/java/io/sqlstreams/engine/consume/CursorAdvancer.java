@@ -1,6 +1,6 @@
 package io.sqlstreams.engine.consume;
 
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.ClaimQueries;
 
 /**

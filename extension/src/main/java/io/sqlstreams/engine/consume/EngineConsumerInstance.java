@@ -8,7 +8,7 @@ import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.HostedClient;
 
 /** A registered group ready to run sessions in this process, one at a time. */

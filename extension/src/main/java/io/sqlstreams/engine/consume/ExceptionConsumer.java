@@ -15,7 +15,7 @@ import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.MessageOptions;
 import io.sqlstreams.RetryPolicy;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.DeliveryLogStatus;
 import io.sqlstreams.engine.query.ExceptionQueries;
 import io.sqlstreams.engine.query.ExceptionQueries.ClaimedRow;

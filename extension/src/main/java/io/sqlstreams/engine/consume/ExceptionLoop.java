@@ -6,7 +6,7 @@ import io.sqlstreams.Code;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.loop.Loop;
 
 /** The exception loop: one pass of the {@link ExceptionConsumer} after another, a poll period apart when idle. */

@@ -8,7 +8,7 @@ import java.util.List;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerConfig;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.ClaimQueries;
 import io.sqlstreams.engine.query.ClaimQueries.LockedCursor;
 import io.sqlstreams.engine.query.ClaimQueries.Observation;

@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerConfig;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 
 /**
  * This instance's copy of the group declaration. Claims read only the copy, never the database; a refresh

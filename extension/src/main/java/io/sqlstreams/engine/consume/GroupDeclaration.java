@@ -9,7 +9,7 @@ import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.Start;
 import io.sqlstreams.Stream;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.binding.BindingPatterns;
 import io.sqlstreams.engine.query.GroupQueries;
 import io.sqlstreams.engine.query.StreamQueries;

@@ -15,7 +15,7 @@ import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.CauseChain;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import jakarta.json.bind.JsonbException;
 
 /**

@@ -11,7 +11,7 @@ import java.util.UUID;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.Concurrency;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.GroupIds;
 import io.sqlstreams.engine.query.KeyLeaseQueries.WantedKey;
 import io.sqlstreams.engine.query.KeyLeaseQueries;

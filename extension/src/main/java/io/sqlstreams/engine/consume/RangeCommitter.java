@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 
 /**
  * The session's open ranges and their commits: each outcome is recorded on its range, and a range whose last

@@ -8,7 +8,7 @@ import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.MessageOptions;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.codec.OptionsDocument;
 import io.sqlstreams.engine.query.ClaimQueries;
 

@@ -6,7 +6,7 @@ import java.util.Map;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerConfig;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.ClaimQueries;
 import io.sqlstreams.engine.query.ClaimQueries.OutcomeRow;
 import io.sqlstreams.engine.query.DeliveryLogStatus;

@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import io.sqlstreams.Code;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 
 /**
  * SQL0039: a delivery whose dispatch took longer than the session's SlowDispatchThreshold. A dispatch runs from

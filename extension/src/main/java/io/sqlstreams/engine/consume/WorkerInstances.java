@@ -8,7 +8,7 @@ import java.util.Optional;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.worker.WorkerInstance;
 

@@ -11,7 +11,7 @@ import io.sqlstreams.KeyHandle;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.StoredMessage;
 import io.sqlstreams.Stream;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.query.KeyQueries;
 import io.sqlstreams.engine.query.StreamQueries;

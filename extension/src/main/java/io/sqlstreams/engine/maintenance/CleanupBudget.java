@@ -10,7 +10,7 @@ import java.util.function.Supplier;
 import io.sqlstreams.Code;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.JanitorQueries;
 import io.sqlstreams.engine.sql.SqlWork;
 

@@ -11,7 +11,7 @@ import io.sqlstreams.JanitorConfig;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.VacuumConfig;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.DdlLockTimeout;
 import io.sqlstreams.engine.query.JanitorQueries;
 import io.sqlstreams.engine.query.StreamQueries;

@@ -20,7 +20,7 @@ import io.sqlstreams.ProduceResult;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.sql.Transactions;
 

@@ -7,7 +7,7 @@ import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.ProducerHandle;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.Stream;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.query.DdlLockTimeout;

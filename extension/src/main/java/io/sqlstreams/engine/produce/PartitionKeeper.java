@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.DdlLockTimeout;
 import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.sql.DatabaseFailures;

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.sqlstreams.Code;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.ProduceQueries.MissingPartitionException;
 import io.sqlstreams.engine.sql.DatabaseFailures;
 

@@ -5,7 +5,7 @@ import java.util.Optional;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.InstanceQueries;
 import io.sqlstreams.engine.query.InstanceQueries.Claim;
 import io.sqlstreams.engine.query.InstanceQueries.Renewal;

@@ -12,7 +12,7 @@ import java.util.random.RandomGenerator;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.loop.Loop;
 import io.sqlstreams.engine.loop.NamedThreads;
 

@@ -31,7 +31,7 @@ import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.Producer;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.StreamHandle;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.EngineTestBase;
 import io.sqlstreams.engine.consume.ConsumeFixtures;

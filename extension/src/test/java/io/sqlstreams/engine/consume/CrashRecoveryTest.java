@@ -36,7 +36,7 @@ import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.DeliveryLogMode;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.Outcome;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.engine.consume.DeliveryLedger.Result;

@@ -27,7 +27,7 @@ import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.testing.PostgresTest;

@@ -15,7 +15,7 @@ import io.sqlstreams.MessageHandler;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.testing.TestDatabase;
 

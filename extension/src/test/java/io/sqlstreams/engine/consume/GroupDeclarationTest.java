@@ -36,7 +36,7 @@ import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Start;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.Worker;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;

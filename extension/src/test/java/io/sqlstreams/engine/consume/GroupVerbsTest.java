@@ -29,7 +29,7 @@ import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.Worker;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.testing.PostgresTest;

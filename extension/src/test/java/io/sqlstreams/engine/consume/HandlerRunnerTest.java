@@ -28,7 +28,7 @@ import io.sqlstreams.MessageMeta;
 import io.sqlstreams.MessageOptions;
 import io.sqlstreams.Outcome;
 import io.sqlstreams.engine.Diagnostics;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;

@@ -23,7 +23,7 @@ import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.StreamHandle;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.Sleeper;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;

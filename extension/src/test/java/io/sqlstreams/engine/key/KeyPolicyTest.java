@@ -32,7 +32,7 @@ import io.sqlstreams.Producer;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.StreamHandle;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.EngineTestBase;
 import io.sqlstreams.testing.PostgresTest;

@@ -13,7 +13,7 @@ import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Producer;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.RetryPolicy;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.EngineTestBase;
 import io.sqlstreams.testing.Sql;

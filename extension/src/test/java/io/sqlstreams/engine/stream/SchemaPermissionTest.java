@@ -17,7 +17,7 @@ import io.sqlstreams.Code;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.RoleDataSource;

@@ -5,7 +5,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 
 import io.sqlstreams.ClientConfig;
-import io.sqlstreams.engine.EngineClient;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.EngineTestBase;

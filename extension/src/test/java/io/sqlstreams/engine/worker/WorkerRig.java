@@ -8,7 +8,7 @@ import java.util.random.RandomGenerator;
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.engine.Diagnostics;
-import io.sqlstreams.engine.Engine;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.Sleeper;
 import io.sqlstreams.engine.schema.SchemaMigrator;

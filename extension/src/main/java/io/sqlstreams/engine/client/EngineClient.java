@@ -1,4 +1,4 @@
-package io.sqlstreams.engine;
+package io.sqlstreams.engine.client;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +14,15 @@ import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.engine.Declarer;
+import io.sqlstreams.engine.Diagnostics;
+import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.HostedClient;
+import io.sqlstreams.engine.RunningSessions;
 import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.consume.EngineConsumerHandle;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.maintenance.StreamJanitor;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
 import io.sqlstreams.engine.query.BindingQueries;

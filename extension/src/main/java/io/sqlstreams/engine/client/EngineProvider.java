@@ -1,4 +1,4 @@
-package io.sqlstreams.engine;
+package io.sqlstreams.engine.client;
 
 import javax.sql.DataSource;
 

@@ -1,6 +1,9 @@
-package io.sqlstreams.engine;
+package io.sqlstreams.engine.context;
 
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.engine.Diagnostics;
+import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.RunningSessions;
 import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.schema.SchemaMigrator;
