@@ -74,7 +74,7 @@ class CodeTest {
                     : Kind.EVENT;
             assertThat(code.kind()).as(code.id()).isEqualTo(expected);
         }
-        assertThat(ofKind(Kind.EVENT)).hasSize(46);
+        assertThat(ofKind(Kind.EVENT)).hasSize(47);
     }
 
     @Test
