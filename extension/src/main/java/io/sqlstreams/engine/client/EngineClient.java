@@ -24,6 +24,7 @@ import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.consume.EngineConsumerHandle;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.maintenance.StreamJanitor;
+import io.sqlstreams.engine.maintenance.StreamJanitorWorker;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
 import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.query.StreamQueries;
@@ -130,6 +131,11 @@ public final class EngineClient implements HostedClient {
     /** The janitor's pass and the vacuum of any stream of this client, each run once per call. */
     public StreamJanitor janitor() {
         return new StreamJanitor(engine);
+    }
+
+    /** The runners of a stream's janitor and vacuum workers, started on this client's engine. */
+    public StreamJanitorWorker janitorWorkers() {
+        return new StreamJanitorWorker(engine);
     }
 
     @Override

@@ -2,22 +2,14 @@ package io.sqlstreams.engine.codec;
 
 import io.sqlstreams.Concurrency;
 import io.sqlstreams.InvalidConfigurationException;
-import io.sqlstreams.InvalidConfigurationException.Violation;
 import io.sqlstreams.MessageOptions;
 import io.sqlstreams.RetryPolicy;
 import jakarta.json.Json;
 import jakarta.json.JsonBuilderFactory;
-import jakarta.json.JsonException;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonReaderFactory;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import jakarta.json.JsonWriter;
 import jakarta.json.JsonWriterFactory;
-import java.io.StringReader;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,7 +19,6 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -40,7 +31,6 @@ import java.util.Map;
 public final class OptionsDocument {
 
     private static final JsonBuilderFactory BUILDERS = Json.createBuilderFactory(Map.of());
-    private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
     private static final JsonWriterFactory WRITERS = Json.createWriterFactory(Map.of());
     private static final DateTimeFormatter RFC_3339 = new DateTimeFormatterBuilder()
             .appendPattern("uuuu-MM-dd'T'HH:mm:ss")
@@ -130,91 +120,40 @@ public final class OptionsDocument {
         if (json == null) {
             return null;
         }
-        JsonValue document;
-        try (JsonReader reader = READERS.createReader(new StringReader(json))) {
-            document = reader.readValue();
-        } catch (JsonException malformed) {
-            throw invalid("options", json, "must be a JSON object (" + malformed.getMessage() + ")");
-        }
-        if (!(document instanceof JsonObject object)) {
-            throw invalid("options", json, "must be a JSON object");
-        }
-        return fromObject(object);
+        return fromObject(DocumentFields.object("options", json));
     }
 
     /** {@link #fromJson} of an already parsed object. */
     public static MessageOptions fromObject(JsonObject object) {
-        String concurrency = string(object, "concurrency", "concurrency");
+        String concurrency = DocumentFields.string(object, "concurrency", "concurrency");
         return new MessageOptions(
                 concurrency == null ? null : Concurrency.fromWireName(concurrency),
-                duration(object, "timeout", "timeout"),
-                retry(object.get("retry")),
+                DocumentFields.duration(object, "timeout", "timeout"),
+                retry(DocumentFields.object(object, "retry", "retry")),
                 instant(object, "scheduled_at"));
     }
 
-    private static RetryPolicy retry(JsonValue value) {
-        if (isUnset(value)) {
+    private static RetryPolicy retry(JsonObject object) {
+        if (object == null) {
             return null;
-        }
-        if (!(value instanceof JsonObject object)) {
-            throw invalid("retry", value, "must be a JSON object");
         }
         return new RetryPolicy(
-                integer(object, "max_retries", "retry.max_retries"),
-                integer(object, "max_delays", "retry.max_delays"),
-                duration(object, "base_delay", "retry.base_delay"),
-                duration(object, "max_delay", "retry.max_delay"),
-                integer(object, "exponent", "retry.exponent"));
-    }
-
-    private static boolean isUnset(JsonValue value) {
-        return value == null || value.getValueType() == JsonValue.ValueType.NULL;
-    }
-
-    private static String string(JsonObject object, String key, String path) {
-        JsonValue value = object.get(key);
-        if (isUnset(value)) {
-            return null;
-        }
-        if (!(value instanceof JsonString string)) {
-            throw invalid(path, value, "must be a JSON string");
-        }
-        return string.getString();
-    }
-
-    private static Integer integer(JsonObject object, String key, String path) {
-        JsonValue value = object.get(key);
-        if (isUnset(value)) {
-            return null;
-        }
-        if (value instanceof JsonNumber number && number.isIntegral()) {
-            try {
-                return number.intValueExact();
-            } catch (ArithmeticException tooLarge) {
-                throw invalid(path, value, "must fit a 32-bit integer");
-            }
-        }
-        throw invalid(path, value, "must be an integer");
-    }
-
-    private static Duration duration(JsonObject object, String key, String path) {
-        String text = string(object, key, path);
-        return text == null ? null : DurationText.parse(path, text);
+                DocumentFields.integer(object, "max_retries", "retry.max_retries"),
+                DocumentFields.integer(object, "max_delays", "retry.max_delays"),
+                DocumentFields.duration(object, "base_delay", "retry.base_delay"),
+                DocumentFields.duration(object, "max_delay", "retry.max_delay"),
+                DocumentFields.integer(object, "exponent", "retry.exponent"));
     }
 
     private static Instant instant(JsonObject object, String key) {
-        String text = string(object, key, key);
+        String text = DocumentFields.string(object, key, key);
         if (text == null) {
             return null;
         }
         try {
             return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
         } catch (DateTimeParseException malformed) {
-            throw invalid(key, text, "must be an RFC 3339 time such as 2026-11-30T06:00:00Z");
+            throw DocumentFields.invalid(key, text, "must be an RFC 3339 time such as 2026-11-30T06:00:00Z");
         }
-    }
-
-    private static InvalidConfigurationException invalid(String property, Object value, String rule) {
-        return new InvalidConfigurationException(List.of(new Violation(property, value, rule)));
     }
 }

@@ -21,9 +21,9 @@ import io.sqlstreams.engine.loop.NamedThreads;
  * then ticks its {@link WorkerTask} and heartbeats the row, one pass at a time on one scheduler thread. A failed
  * tick lengthens the failure streak ({@code attempts}, stored on the row) and backs off on the retry curve
  * ({@link TickPacing}); a success resets it. A requested {@link #stop} waits for a tick in progress and releases
- * the row. The runner ends by itself, with one coded line, when the worker is gone (SQL0106), suspended (SQL0107),
- * its row was lost (SQL0012, logged as SQL0034), or its own machinery failed (a database failure as coded, any
- * other exit SQL0113, as every engine loop); its {@link Owner} is then told why.
+ * the row. The runner ends by itself, with one coded line, when the worker is gone (SQL0106, found by a claim or
+ * by a tick), suspended (SQL0107), its row was lost (SQL0012, logged as SQL0034), or its own machinery failed (a
+ * database failure as coded, any other exit SQL0113, as every engine loop); its {@link Owner} is then told why.
  */
 public final class WorkerRunner {
     /** Whom a runner tells when it ends without a requested stop. */
@@ -165,6 +165,11 @@ public final class WorkerRunner {
             task.tick();
         } catch (InterruptedException interrupted) {
             throw interrupted;
+        } catch (SqlStreamsException coded) {
+            if (coded.code() == Code.SQL0106) {
+                throw coded;
+            }
+            tickFailure = coded;
         } catch (Exception failed) {
             tickFailure = failed;
         }

@@ -10,21 +10,17 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.JanitorConfig;
-import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
-import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.VacuumConfig;
-import io.sqlstreams.engine.produce.ProduceTestBase;
 import io.sqlstreams.testing.PostgresTest;
 
 /**
@@ -33,44 +29,9 @@ import io.sqlstreams.testing.PostgresTest;
  * one.
  */
 @PostgresTest
-class StreamJanitorTest extends ProduceTestBase {
-    private static final Duration HOUR = Duration.ofHours(1);
+class StreamJanitorTest extends JanitorTestBase {
     /** A grace period that keeps the partial sweep out of the tests of whole-partition drops. */
     private static final JanitorConfig DROPS_ONLY = new JanitorConfig(null, null, null, Duration.ofDays(1));
-
-    @SchemaVersion(1)
-    public record Entry(int n) {
-    }
-
-    private Stream stream(String name, StreamConfig.Builder config) {
-        return client.stream(name, Entry.class).register(config.build());
-    }
-
-    private static StreamConfig.Builder tenPerPartition() {
-        return StreamConfig.builder().partitionSize(10L).retentionTtl(HOUR);
-    }
-
-    /**
-     * Produces messages 1 to {@code count} in one batch. The partitions they need exist beforehand, so no insert
-     * fails over a missing one, which would spend ids.
-     */
-    private Producer<Entry> produce(Stream stream, int count) throws SQLException {
-        for (long partition = 1; partition * stream.partitionSize() <= count; partition++) {
-            database.execute("CREATE TABLE IF NOT EXISTS " + database.schema() + ".message_log_" + stream.id() + "_"
-                    + partition + " PARTITION OF " + database.schema() + ".message_log_" + stream.id()
-                    + " FOR VALUES FROM (" + partition * stream.partitionSize() + ") TO ("
-                    + (partition + 1) * stream.partitionSize() + ")");
-        }
-        Producer<Entry> producer = producer(stream.name(), Entry.class);
-        producer.produceBatch(IntStream.rangeClosed(1, count).mapToObj(n -> ProduceItem.of(new Entry(n))).toList());
-        return producer;
-    }
-
-    /** Moves the creation time of messages {@code first} to {@code last} back by {@code age}. */
-    private void age(Stream stream, long first, long last, Duration age) throws SQLException {
-        sql.update("UPDATE {s}.message_log_" + stream.id() + " SET created_at = now() - ? * interval '1 second'"
-                + " WHERE id BETWEEN ? AND ?", age.toSeconds(), first, last);
-    }
 
     private JanitorPass pass(Stream stream, JanitorConfig config) {
         return client.janitor().pass(stream, config);

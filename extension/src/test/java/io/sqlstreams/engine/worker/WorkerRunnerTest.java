@@ -124,6 +124,25 @@ class WorkerRunnerTest {
     }
 
     @Test
+    void aTickThatFindsItsWorkerGoneEndsTheRunnerWithSql0106() throws Exception {
+        long worker = rig.worker("runner.gone", 1);
+        WorkerRunner runner = run(worker, () -> {
+            ticks.incrementAndGet();
+            throw new SqlStreamsException(Code.SQL0106, "the worker's row is gone with its owner");
+        });
+
+        rig.scheduler.runDue();
+
+        assertThat(runner.failure()).hasValueSatisfying(failure -> assertThat(failure.code()).isEqualTo(Code.SQL0106));
+        assertThat(endings).singleElement().satisfies(failure -> assertThat(failure.code()).isEqualTo(Code.SQL0106));
+        assertThat(rig.logger.withCode("SQL0106")).singleElement();
+        assertThat(runner.attempts()).as("not counted as a failed tick").isZero();
+        assertThat(rig.instances(worker)).as("the row is released").isZero();
+        assertThat(rig.scheduler.pending()).isZero();
+        assertThat(ticks).hasValue(1);
+    }
+
+    @Test
     void aRequestedStopReleasesTheRowAndEndsNothingElse() throws Exception {
         long worker = rig.worker("runner.stop", 1);
         WorkerRunner runner = run(worker, counting);
