@@ -145,6 +145,8 @@ class MaintenanceHandleTest extends StreamTestBase {
         stream.janitor().unsuspend();
 
         rig.expire(instance.id());
+        sql.update("UPDATE {s}.worker_instance_log SET expires_at = now() - interval '1 second'"
+                + " WHERE worker_instance_id = ?", instance.id()); // as time passing would: the row's snapshots too
         WorkerSnapshot expired = stream.janitor().status();
         assertThat(expired.status()).isEqualTo(WorkerStatus.UNCLAIMED);
         assertThat(expired.liveInstances()).isZero();
