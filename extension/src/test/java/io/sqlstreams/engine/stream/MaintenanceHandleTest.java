@@ -144,16 +144,20 @@ class MaintenanceHandleTest extends StreamTestBase {
         assertThat(stopping.liveInstances()).isEqualTo(1);
         stream.janitor().unsuspend();
 
-        rig.expire(instance.id());
-        sql.update("UPDATE {s}.worker_instance_log SET expires_at = now() - interval '1 second'"
-                + " WHERE worker_instance_id = ?", instance.id()); // as time passing would: the row's snapshots too
+        // as an hour would have it: the worker created an hour ago, its instance expired (row and snapshots) a
+        // minute ago
+        sql.update("UPDATE {s}.worker_config SET created_at = now() - interval '1 hour' WHERE id = ?", janitorId);
+        sql.update("UPDATE {s}.worker_instance SET expires_at = now() - interval '1 minute' WHERE id = ?",
+                instance.id());
+        sql.update("UPDATE {s}.worker_instance_log SET expires_at = now() - interval '1 minute'"
+                + " WHERE worker_instance_id = ?", instance.id());
         WorkerSnapshot expired = stream.janitor().status();
         assertThat(expired.status()).isEqualTo(WorkerStatus.UNCLAIMED);
         assertThat(expired.liveInstances()).isZero();
         assertThat(expired.attempts()).as("only live instances' streaks count").isZero();
-        assertThat(expired.unclaimedFor()).as("since the row expired, a second ago")
-                .hasValueSatisfying(unclaimed -> assertThat(unclaimed).isGreaterThanOrEqualTo(Duration.ofSeconds(1))
-                        .isLessThan(Duration.ofMinutes(1)));
+        assertThat(expired.unclaimedFor()).as("since the instance expired, not since the worker was created")
+                .hasValueSatisfying(unclaimed -> assertThat(unclaimed).isGreaterThanOrEqualTo(Duration.ofMinutes(1))
+                        .isLessThan(Duration.ofMinutes(2)));
     }
 
     @Test

@@ -94,7 +94,7 @@ public final class WorkerRig {
                 instanceId).stream().map(Integer::valueOf).toList();
     }
 
-    public void expire(long instanceId) throws SQLException {
+    void expire(long instanceId) throws SQLException {
         sql.update("UPDATE {s}.worker_instance SET expires_at = now() - interval '1 second' WHERE id = ?",
                 instanceId);
     }
