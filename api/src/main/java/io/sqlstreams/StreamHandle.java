@@ -58,4 +58,16 @@ public interface StreamHandle<T> {
 
     /** A handle for producing to this stream. No I/O. */
     ProducerHandle<T> producer();
+
+    /**
+     * The stream's janitor worker ({@code stream_janitor}): retention, sweeps and partitions ahead. Active on a new
+     * stream. No I/O.
+     */
+    MaintenanceHandle janitor();
+
+    /**
+     * The stream's vacuum worker ({@code stream_vacuum}): {@code VACUUM (ANALYZE)} of its idempotency claims.
+     * Suspended on a new stream. No I/O.
+     */
+    MaintenanceHandle vacuum();
 }

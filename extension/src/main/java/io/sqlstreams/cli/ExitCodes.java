@@ -4,7 +4,7 @@ package io.sqlstreams.cli;
 final class ExitCodes {
     /** The command did what it was asked; an empty list is a success. */
     static final int OK = 0;
-    /** The stream, consumer group or diagnostic code asked for is not there. */
+    /** The stream, consumer group, stream worker or diagnostic code asked for is not there. */
     static final int ABSENT = 1;
     /** The command line is wrong: unknown flag, missing argument, invalid name, {@code --quiet} with JSON. */
     static final int USAGE = 2;

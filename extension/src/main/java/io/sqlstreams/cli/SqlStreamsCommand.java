@@ -17,7 +17,8 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(name = "sqlstreams", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
         versionProvider = SqlStreamsCommand.Version.class,
-        description = "Reads and explains a sqlstreams installation in PostgreSQL.",
+        description = "Reads and explains a sqlstreams installation in PostgreSQL, and switches its streams' maintenance"
+                + " workers.",
         subcommands = {StreamCommands.class, ConsumerCommands.class, MigrateCommands.class,
                 ExplainCommand.class})
 final class SqlStreamsCommand {

@@ -10,9 +10,10 @@ import io.sqlstreams.engine.Names;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** {@code sqlstreams stream …}: the registered streams. */
-@Command(name = "stream", description = "Read registered streams.",
-        subcommands = {StreamCommands.ListStreams.class, StreamCommands.GetStream.class})
+/** {@code sqlstreams stream …}: the registered streams and their maintenance workers. */
+@Command(name = "stream", description = "Read registered streams; read or switch their maintenance workers.",
+        subcommands = {StreamCommands.ListStreams.class, StreamCommands.GetStream.class,
+                MaintenanceCommands.Janitor.class, MaintenanceCommands.Vacuum.class})
 final class StreamCommands {
     private StreamCommands() {
     }

@@ -2,10 +2,13 @@ package io.sqlstreams.engine.query;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
 import io.sqlstreams.Worker;
+import io.sqlstreams.WorkerSnapshot;
 import io.sqlstreams.engine.sql.BoundStatement;
 import io.sqlstreams.engine.sql.Sql;
 
@@ -68,6 +71,27 @@ public final class WorkerQueries {
     public void logSnapshot(Connection connection, long workerId, String declaredBy) throws SQLException {
         try (BoundStatement log = BoundStatement.prepare(connection, sql.statement("log_worker_config"))) {
             log.bind("declared_by", declaredBy).bind("worker_id", workerId).update();
+        }
+    }
+
+    /** Sets a worker's target; whether it changed (an equal target is left alone). */
+    public boolean setTarget(Connection connection, long workerId, int targetInstances) throws SQLException {
+        try (BoundStatement update = BoundStatement.prepare(connection, sql.statement("set_worker_target"))) {
+            return update.bind("target_instances", targetInstances).bind("worker_id", workerId).update() > 0;
+        }
+    }
+
+    /** A stream's worker as its rows stand now; empty when the stream has no worker of that name. */
+    public Optional<WorkerSnapshot> streamWorkerSnapshot(Connection connection, long streamId, String name)
+            throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("stream_worker_snapshot"))) {
+            return query.bind("stream_id", streamId).bind("name", name).queryOne(row -> {
+                long unclaimedMicros = row.getLong("unclaimed_micros");
+                Optional<Duration> unclaimedFor = row.wasNull() ? Optional.empty()
+                        : Optional.of(Duration.of(unclaimedMicros, ChronoUnit.MICROS));
+                return WorkerSnapshot.of(row.getString("name"), row.getInt("target_instances"),
+                        row.getInt("live_instances"), row.getInt("attempts"), unclaimedFor);
+            });
         }
     }
 

@@ -8,6 +8,7 @@ import io.sqlstreams.Consumer;
 import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.KeyHandle;
+import io.sqlstreams.MaintenanceHandle;
 import io.sqlstreams.ProducerHandle;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
@@ -118,6 +119,16 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
     @Override
     public ProducerHandle<T> producer() {
         return new EngineProducerHandle<>(engine, name, payloadType);
+    }
+
+    @Override
+    public MaintenanceHandle janitor() {
+        return new StreamMaintenanceHandle(engine, name, StreamWorkers.JANITOR);
+    }
+
+    @Override
+    public MaintenanceHandle vacuum() {
+        return new StreamMaintenanceHandle(engine, name, StreamWorkers.VACUUM);
     }
 
     private void requireInstalled() {

@@ -66,3 +66,30 @@ UPDATE {schema}.worker_config SET metadata = :metadata::jsonb, updated_at = now(
 -- name: log_worker_config
 INSERT INTO {schema}.worker_config_log (worker_id, name, metadata, target_instances, declared_by)
 SELECT id, name, metadata, target_instances, :declared_by FROM {schema}.worker_config WHERE id = :worker_id
+
+-- name: set_worker_target
+-- Sets the target only when it differs, so an unchanged suspension writes no snapshot: how many rows changed.
+UPDATE {schema}.worker_config SET target_instances = :target_instances
+WHERE id = :worker_id AND target_instances <> :target_instances
+
+-- name: stream_worker_snapshot
+-- A stream's worker by name with its live instances, their highest failure streak, and, when none is live, how
+-- long it has been unclaimed: since the latest expiry on record of any of its instances (rows and their log, a
+-- future expiry of a released row counted as now), else since the worker was created.
+SELECT w.name, w.target_instances, live.instances AS live_instances, live.attempts,
+       CASE WHEN live.instances > 0 THEN NULL
+            ELSE (extract(epoch FROM now() - greatest(w.created_at, held.until)) * 1000000)::bigint
+       END AS unclaimed_micros
+FROM {schema}.worker_config w
+CROSS JOIN LATERAL (
+    SELECT count(*)::int AS instances, coalesce(max(i.attempts), 0) AS attempts
+    FROM {schema}.worker_instance i WHERE i.worker_id = w.id AND i.expires_at > now()
+) live
+CROSS JOIN LATERAL (
+    SELECT max(least(e.expires_at, now())) AS until FROM (
+        SELECT expires_at FROM {schema}.worker_instance WHERE worker_id = w.id
+        UNION ALL
+        SELECT expires_at FROM {schema}.worker_instance_log WHERE worker_id = w.id
+    ) e
+) held
+WHERE w.stream_id = :stream_id AND w.name = :name

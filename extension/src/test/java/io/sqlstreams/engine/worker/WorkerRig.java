@@ -22,11 +22,12 @@ import io.sqlstreams.testing.TestDatabase;
 /**
  * What the worker tests share: an engine on the test class's schema (installed, so the system row exists) whose
  * lines are recorded and whose clock a {@link ManualScheduler} drives, system-owned worker rows made to order, and
- * reads of their instance rows and instance-log snapshots.
+ * reads of their instance rows and instance-log snapshots. Tests of other owners' workers (a stream's) claim
+ * instances through its engine.
  */
-final class WorkerRig {
+public final class WorkerRig {
     static final Duration POLL_RATE = Duration.ofSeconds(10);
-    static final Duration TTL = Duration.ofMinutes(10);
+    public static final Duration TTL = Duration.ofMinutes(10);
     /** A curve short enough to exhaust in a test: 1s, 2s, 4s, then the cap of 5s from the fourth failure on. */
     static final RetryPolicy CURVE = RetryPolicy.builder().maxRetries(4).baseDelay(Duration.ofSeconds(1))
             .maxDelay(Duration.ofSeconds(5)).exponent(2).build();
@@ -34,11 +35,11 @@ final class WorkerRig {
     final RecordingLogger logger = new RecordingLogger();
     final SettableClock clock = SettableClock.standing();
     final ManualScheduler scheduler = new ManualScheduler(clock);
-    final Engine engine;
+    public final Engine engine;
     final Sql sql;
     private final long systemId;
 
-    WorkerRig(TestDatabase database) {
+    public WorkerRig(TestDatabase database) {
         ClientConfig config = ClientConfig.builder().schema(database.schema()).logger(logger).build();
         Diagnostics diagnostics = new Diagnostics(logger, clock);
         Database db = new Database(database.dataSource(), config.retry(), Sleeper.SYSTEM, diagnostics);
