@@ -28,8 +28,16 @@ public final class InstanceQueries {
         this.sql = sql;
     }
 
-    /** Claims a row of the worker while it is below its target; empty when the worker does not exist. */
+    /**
+     * Claims a row of the worker while it is below its target, inside the caller's transaction (the worker row stays
+     * locked until it ends); empty when the worker does not exist.
+     */
     public Optional<Claim> claim(Connection connection, long workerId, Duration ttl) throws SQLException {
+        try (BoundStatement lock = BoundStatement.prepare(connection, sql.statement("lock_worker_for_claim"))) {
+            if (lock.bind("worker_id", workerId).queryOne(row -> row.getLong("id")).isEmpty()) {
+                return Optional.empty();
+            }
+        }
         try (BoundStatement claim = BoundStatement.prepare(connection, sql.statement("claim_worker_instance"))) {
             return claim.bind("worker_id", workerId).bind("ttl_micros", Micros.of(ttl))
                     .queryOne(row -> {

@@ -53,7 +53,7 @@ public final class WorkerInstance {
      */
     public static Optional<Attempt> attempt(Engine engine, long workerId, String subject, Duration ttl) {
         InstanceQueries queries = new InstanceQueries(engine.sql());
-        Optional<Claim> claim = engine.database().autoCommit("claiming " + subject,
+        Optional<Claim> claim = engine.database().inTransaction("claiming " + subject,
                 connection -> queries.claim(connection, workerId, ttl));
         return claim.map(found -> new Attempt(
                 found.instance().map(row -> new WorkerInstance(engine, queries, subject, row, ttl)),

@@ -1,5 +1,11 @@
 -- Liveness rows of running workers: claim under the worker's target, token-guarded heartbeat and release.
 
+-- name: lock_worker_for_claim
+-- Taken in the claim's transaction before claim_worker_instance: under READ COMMITTED a statement's snapshot is
+-- fixed when it starts, so the live count must be read by a statement that starts after this lock is granted, or
+-- two simultaneous claims would both count the instances as they were before either committed.
+SELECT id FROM {schema}.worker_config WHERE id = :worker_id FOR UPDATE
+
 -- name: claim_worker_instance
 -- One row while the worker exists (whatever owns it): the new instance's id and token, both null when the claim
 -- was declined (suspended, or at target), and the worker's target; no row when the worker is gone.
