@@ -5,11 +5,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.Supplier;
 
-import io.sqlstreams.Code;
-import io.sqlstreams.RetryPolicy;
-import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.JanitorQueries;
 import io.sqlstreams.engine.sql.SqlWork;
@@ -55,18 +51,15 @@ final class CleanupBudget {
 
     /** Runs {@code work} in one transaction whose statements may take what is left of the budget. */
     <R> R inTransaction(String what, SqlWork<R> work) {
-        return retrying(what, () -> engine.database().inTransactionOnce(what, connection -> {
+        return engine.database().inTransaction(what, this::fits, connection -> {
             queries.limitStatementTime(connection, remaining());
             return work.run(connection);
-        }));
+        });
     }
 
     /** Runs {@code work} on an auto-commit connection, handing it what is left of the budget to bound itself by. */
     <R> R autoCommit(String what, BoundedWork<R> work) {
-        return retrying(what, () -> {
-            Duration left = remaining();
-            return engine.database().autoCommitOnce(what, connection -> work.run(connection, left));
-        });
+        return engine.database().autoCommit(what, this::fits, connection -> work.run(connection, remaining()));
     }
 
     /**
@@ -83,34 +76,9 @@ final class CleanupBudget {
         }
     }
 
-    private <R> R retrying(String what, Supplier<R> attempt) {
-        RetryPolicy retry = engine.config().retry();
-        for (int n = 0; ; n++) {
-            try {
-                return attempt.get();
-            } catch (SqlStreamsException failure) {
-                Duration delay = retry.calculateDelay(n);
-                if (!failure.isTransient() || n + 1 >= retry.maxRetries() || remaining().compareTo(delay) <= 0) {
-                    throw failure;
-                }
-                int failed = n + 1;
-                engine.diagnostics().debug(Code.SQL0129, () -> what + ": attempt " + failed
-                        + " failed transiently, retrying within the cleanup timeout: " + failure.getMessage());
-                pause(what, delay, failure);
-            }
-        }
-    }
-
-    private void pause(String what, Duration delay, SqlStreamsException failure) {
-        try {
-            engine.environment().sleeper().sleep(delay);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            SqlStreamsException stop = new SqlStreamsException(Code.SQL0110,
-                    what + " interrupted while waiting to retry: " + failure.getMessage(), failure);
-            stop.addSuppressed(interrupted);
-            throw stop;
-        }
+    /** Whether a retry after {@code delay} still starts within the budget. */
+    private boolean fits(Duration delay) {
+        return remaining().compareTo(delay) > 0;
     }
 
     /** Work on a borrowed connection that bounds its own statements by the time it is given. */

@@ -3,6 +3,7 @@ package io.sqlstreams.engine.sql;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.function.Predicate;
 
 import javax.sql.DataSource;
 
@@ -53,24 +54,24 @@ public final class Database {
     }
 
     /**
-     * Runs {@code work} in one transaction once, for a caller that retries on its own terms (a time budget); a
-     * failure is SQL0110 when transient, SQL0111 when not.
+     * {@link #inTransaction} for a caller with a time budget: a transient failure is retried only while
+     * {@code mayWait} accepts the delay before the next attempt.
      */
-    public <R> R inTransactionOnce(String what, SqlWork<R> work) {
-        return once(what, connection -> Transactions.run(connection, work));
+    public <R> R inTransaction(String what, Predicate<Duration> mayWait, SqlWork<R> work) {
+        return withRetry(what, mayWait, () -> {
+            try (Connection connection = dataSource.getConnection()) {
+                return Transactions.run(connection, work);
+            }
+        });
     }
 
-    /** Runs {@code work} once on an auto-commit connection; failures as {@link #inTransactionOnce}. */
-    public <R> R autoCommitOnce(String what, SqlWork<R> work) {
-        return once(what, work);
-    }
-
-    private <R> R once(String what, SqlWork<R> work) {
-        try (Connection connection = dataSource.getConnection()) {
-            return work.run(connection);
-        } catch (SQLException failure) {
-            throw DatabaseFailures.translate(what, failure);
-        }
+    /** {@link #autoCommit} with the retry bound of {@link #inTransaction(String, Predicate, SqlWork)}. */
+    public <R> R autoCommit(String what, Predicate<Duration> mayWait, SqlWork<R> work) {
+        return withRetry(what, mayWait, () -> {
+            try (Connection connection = dataSource.getConnection()) {
+                return work.run(connection);
+            }
+        });
     }
 
     /**
@@ -79,6 +80,10 @@ public final class Database {
      * a {@link SqlStreamsException} from the work passes through unchanged.
      */
     public <R> R withRetry(String what, Attempt<R> attempt) {
+        return withRetry(what, delay -> true, attempt);
+    }
+
+    private <R> R withRetry(String what, Predicate<Duration> mayWait, Attempt<R> attempt) {
         int attempts = retry.maxRetries();
         for (int n = 0; ; n++) {
             try {
@@ -89,6 +94,9 @@ public final class Database {
                 }
                 if (n + 1 >= attempts) {
                     throw DatabaseFailures.exhausted(what, attempts, failure);
+                }
+                if (!mayWait.test(retry.calculateDelay(n))) {
+                    throw DatabaseFailures.translate(what, failure);
                 }
                 int failed = n + 1;
                 diagnostics.debug(Code.SQL0129, () -> what + ": attempt " + failed + " of " + attempts
