@@ -14,19 +14,21 @@ import java.util.regex.Pattern;
  *                       {@code System.getLogger("io.sqlstreams")}.
  * @param retry          retry of every PostgreSQL call the library makes on a transient failure (never
  *                       message redelivery). Default {@link RetryPolicy#clientDefaults()}.
+ * @param manager        how this process runs the system manager. Default {@link ManagerConfig#defaults()}.
  */
 public record ClientConfig(String schema, boolean allowDestroy, boolean disableManager, System.Logger logger,
-                           RetryPolicy retry) {
+                           RetryPolicy retry, ManagerConfig manager) {
 
     public static final String DEFAULT_SCHEMA = "sqlstreams";
     public static final Pattern SCHEMA_NAME = Pattern.compile("^[a-z_][a-z0-9_]{0,62}$");
 
-    private static final ClientConfig DEFAULTS = new ClientConfig(null, false, false, null, null);
+    private static final ClientConfig DEFAULTS = new ClientConfig(null, false, false, null, null, null);
 
     public ClientConfig {
         schema = schema == null || schema.isEmpty() ? DEFAULT_SCHEMA : schema;
         logger = logger == null ? System.getLogger("io.sqlstreams") : logger;
         retry = RetryPolicy.withDefaults(retry);
+        manager = manager == null ? ManagerConfig.defaults() : manager;
     }
 
     public static ClientConfig defaults() {
@@ -38,10 +40,10 @@ public record ClientConfig(String schema, boolean allowDestroy, boolean disableM
     }
 
     /**
-     * Checks the schema name (SQL0109) and the retry policy (SQL0108).
+     * Checks the schema name (SQL0109), the retry policy and the manager settings (SQL0108).
      *
      * @throws InvalidNameException          when the schema name breaks {@link #SCHEMA_NAME}
-     * @throws InvalidConfigurationException when the retry policy is invalid
+     * @throws InvalidConfigurationException when the retry policy or the manager settings are invalid
      */
     public void validate() {
         if (!SCHEMA_NAME.matcher(schema).matches()) {
@@ -51,6 +53,7 @@ public record ClientConfig(String schema, boolean allowDestroy, boolean disableM
         }
         Violations violations = new Violations();
         retry.collectResolvedViolations(violations, "retry");
+        manager.collectViolations(violations, "manager");
         violations.throwIfAny();
     }
 
@@ -61,6 +64,7 @@ public record ClientConfig(String schema, boolean allowDestroy, boolean disableM
         private boolean disableManager;
         private System.Logger logger;
         private RetryPolicy retry;
+        private ManagerConfig manager;
 
         private Builder() {
         }
@@ -90,8 +94,13 @@ public record ClientConfig(String schema, boolean allowDestroy, boolean disableM
             return this;
         }
 
+        public Builder manager(ManagerConfig manager) {
+            this.manager = manager;
+            return this;
+        }
+
         public ClientConfig build() {
-            return new ClientConfig(schema, allowDestroy, disableManager, logger, retry);
+            return new ClientConfig(schema, allowDestroy, disableManager, logger, retry, manager);
         }
     }
 }

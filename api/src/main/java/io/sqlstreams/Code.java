@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0140}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0141}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -436,7 +436,10 @@ public enum Code {
             "The next pass tries again. If a step keeps failing, read the cause: a lock or statement timeout means long transactions hold the stream's tables (or the cleanup timeout is too short for the backlog), a permanent database error usually a missing grant."),
     SQL0140(Kind.EVENT, Level.INFO, Recovery.NONE, "WorkerStarted",
             "An instance of a worker (a stream's janitor or vacuum, or another worker kind) was claimed and starts its ticks; the line names the worker and its owner and reports the settings it runs with, read from the worker's row when it was claimed.",
-            "None; a changed setting applies to instances claimed after the change, so restart the instance to apply it now.");
+            "None; a changed setting applies to instances claimed after the change, so restart the instance to apply it now."),
+    SQL0141(Kind.EVENT, Level.WARNING, Recovery.NONE, "WorkerStartFailed",
+            "The system manager, or a consumer group's session, could not start a runner for one of the workers it reconciles (its stored settings are malformed, or its row could not be read); the line names the worker and the cause.",
+            "The next reconcile pass tries again. A malformed document is fixed by registering its owner (the stream or the group) again; a database failure usually passes.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

@@ -56,6 +56,9 @@ public interface SqlStreams extends AutoCloseable {
      */
     List<Binding> bindings();
 
+    /** This process's part in the system manager. No I/O. */
+    ManagerHandle manager();
+
     /**
      * Shuts down the thread pools this client created; the data source, and any executor or thread factory the
      * caller handed in, stay the caller's. Stop the client's sessions and close its producers first: a handler

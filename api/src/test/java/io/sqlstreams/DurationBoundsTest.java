@@ -107,6 +107,12 @@ class DurationBoundsTest {
                         .retry(RetryPolicy.builder().baseDelay(value).build()).build()::validate),
                 new Field(RetryPolicy.class, "maxDelay", "retry.maxDelay", TIMING, value -> ClientConfig.builder()
                         .retry(RetryPolicy.builder().maxDelay(value).build()).build()::validate),
+                new Field(ManagerConfig.class, "instanceTtl", "manager.instanceTtl", TIMING, value -> ClientConfig
+                        .builder().manager(new ManagerConfig(value, null, null, null)).build()::validate),
+                new Field(ManagerConfig.class, "instanceLogTtl", "manager.instanceLogTtl", AGE, value -> ClientConfig
+                        .builder().manager(new ManagerConfig(null, value, null, null)).build()::validate),
+                new Field(SystemConfig.class, "managerPollRate", "managerPollRate", TIMING,
+                        value -> new SystemConfig(value)::validate),
 
                 stream(StreamConfig.class, "retentionTtl", "retentionTtl", AGE,
                         value -> StreamConfig.builder().retentionTtl(value)),

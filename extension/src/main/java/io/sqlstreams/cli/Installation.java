@@ -36,6 +36,14 @@ final class Installation {
         return SqlStreams.create(dataSource, config);
     }
 
+    /**
+     * A client for a command that runs until it is stopped: the library's own retry curve (a database outage is
+     * waited out, not reported at once) and its lines on {@code logger}.
+     */
+    SqlStreams longRunningClient(System.Logger logger) {
+        return SqlStreams.create(dataSource, ClientConfig.builder().schema(config.schema()).logger(logger).build());
+    }
+
     /** Creates and checks the installation's tables ({@code migrate init}). */
     SchemaMigrator migrator() {
         config.validate();

@@ -17,10 +17,10 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(name = "sqlstreams", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
         versionProvider = SqlStreamsCommand.Version.class,
-        description = "Reads and explains a sqlstreams installation in PostgreSQL, and switches its streams' maintenance"
-                + " workers.",
+        description = "Reads and explains a sqlstreams installation in PostgreSQL, switches its streams' maintenance"
+                + " workers, and runs its system manager.",
         subcommands = {StreamCommands.class, ConsumerCommands.class, MigrateCommands.class,
-                ExplainCommand.class})
+                ManagerCommands.class, ExplainCommand.class})
 final class SqlStreamsCommand {
     static final String URL_VARIABLE = "SQLSTREAMS_URL";
     static final String SCHEMA_VARIABLE = "SQLSTREAMS_SCHEMA";

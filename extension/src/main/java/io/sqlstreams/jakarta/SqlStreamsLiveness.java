@@ -1,5 +1,7 @@
 package io.sqlstreams.jakarta;
 
+import java.util.Map;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -15,6 +17,6 @@ public class SqlStreamsLiveness implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        return HealthReport.of("sqlstreams-sessions", true, runtime.states(), state -> state.status().dead());
+        return HealthReport.of("sqlstreams-sessions", true, runtime.states(), state -> state.status().dead(), Map.of());
     }
 }

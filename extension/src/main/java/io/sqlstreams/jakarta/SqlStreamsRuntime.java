@@ -18,6 +18,7 @@ import javax.sql.DataSource;
 
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Code;
+import io.sqlstreams.ManagerStatus;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.client.EngineClient;
@@ -129,7 +130,8 @@ public class SqlStreamsRuntime {
             threads = resource("the claim loops' thread factory", resources::threadFactory);
             ExecutorService defaultHandlers = resource("the default handler executor",
                     () -> resources.executor(GroupSettings.DEFAULT_EXECUTOR_JNDI_NAME));
-            client = EngineClient.create(dataSource, ClientConfig.builder().schema(global.schema()).build(),
+            client = EngineClient.create(dataSource, ClientConfig.builder().schema(global.schema())
+                            .disableManager(!global.managerEnabled()).build(),
                     new EngineEnvironment(threads, defaultHandlers, Clock.systemUTC(), Sleeper.SYSTEM));
         }
         return client;
@@ -204,6 +206,26 @@ public class SqlStreamsRuntime {
                     Clock.systemUTC().instant())));
         }
         return states;
+    }
+
+    /**
+     * How this application's part in the system manager stands, as readiness reports it: its state, with the
+     * number of workers it runs while it holds the manager and the error it stopped on while it restarts.
+     */
+    public String managerState() {
+        HostedClient known;
+        synchronized (this) {
+            known = client;
+        }
+        if (known == null) {
+            return ManagerStatus.State.STOPPED.name();
+        }
+        ManagerStatus status = known.manager().status();
+        return switch (status.state()) {
+            case HOLDING -> "HOLDING, running " + status.workersRunning() + " worker(s)";
+            case RESTARTING -> "RESTARTING after " + status.lastError().orElse("an error");
+            default -> status.state().name();
+        };
     }
 
     public synchronized boolean started() {

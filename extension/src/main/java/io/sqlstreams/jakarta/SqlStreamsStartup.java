@@ -1,5 +1,7 @@
 package io.sqlstreams.jakarta;
 
+import java.util.Map;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -16,6 +18,6 @@ public class SqlStreamsStartup implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         return HealthReport.of("sqlstreams-started", runtime.started(), runtime.states(),
-                state -> state.status() == GroupState.Status.NOT_STARTED);
+                state -> state.status() == GroupState.Status.NOT_STARTED, Map.of());
     }
 }

@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 import io.sqlstreams.Binding;
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.ManagerHandle;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamHandle;
@@ -25,6 +26,7 @@ import io.sqlstreams.engine.consume.EngineConsumerHandle;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.maintenance.StreamJanitor;
 import io.sqlstreams.engine.maintenance.StreamJanitorWorker;
+import io.sqlstreams.engine.manager.ManagerService;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
 import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.query.StreamQueries;
@@ -35,16 +37,20 @@ import io.sqlstreams.engine.stream.EngineStreamHandle;
 
 /**
  * The engine's client: a caller-owned data source plus the captured configuration. It owns the handler pool only
- * when it made it ({@link #standalone}); closing it stops its running sessions and shuts that pool down.
+ * when it made it ({@link #standalone}); closing it stops its running sessions and its part in the system manager,
+ * and shuts that pool down.
  */
 public final class EngineClient implements HostedClient {
     private final Engine engine;
     private final ExecutorService ownedPool;
+    private final ManagerService manager;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private EngineClient(Engine engine, ExecutorService ownedPool) {
         this.engine = engine;
         this.ownedPool = ownedPool;
+        this.manager = new ManagerService(engine);
+        engine.sessions().accompanyBy(manager);
     }
 
     /**
@@ -128,6 +134,11 @@ public final class EngineClient implements HostedClient {
         return new EngineProducerHandle<>(engine, stream, payloadType).register(ProducerConfig.defaults());
     }
 
+    @Override
+    public ManagerHandle manager() {
+        return manager;
+    }
+
     /** The janitor's pass and the vacuum of any stream of this client, each run once per call. */
     public StreamJanitor janitor() {
         return new StreamJanitor(engine);
@@ -149,6 +160,7 @@ public final class EngineClient implements HostedClient {
             return;
         }
         engine.sessions().stopAll();
+        manager.close();
         if (ownedPool != null) {
             ownedPool.shutdownNow();
         }

@@ -18,7 +18,7 @@ import io.sqlstreams.engine.worker.WorkerSettings;
  * ticks are one janitor's pass each, and one for {@code stream_vacuum}, whose ticks are one vacuum each. Each
  * runner claims under its worker's target, so the vacuum (suspended on a new stream) waits declined until its
  * target is raised. A pass with a failed step is a failed tick (SQL0139 naming the steps), so the runner's failure
- * streak and back-off apply.
+ * streak and back-off apply. Every tick reads the stream's row afresh, so a redeclared retention applies at once.
  */
 public final class StreamJanitorWorker {
     /** The two runners of one stream's workers. */
@@ -41,48 +41,66 @@ public final class StreamJanitorWorker {
     }
 
     /**
-     * Starts the runners of {@code stream}'s two workers, each ticking at the poll rate its worker's document
-     * holds now; the other settings are read when an instance is claimed. {@code owner} is told when a runner ends
-     * by itself, for example SQL0106 once the stream is destroyed.
+     * Starts the runners of both of {@code stream}'s workers.
      *
-     * @throws SqlStreamsException SQL0106 when the stream has no such worker (it is gone), SQL0108 naming the key
-     *                             of a malformed stored document
+     * @throws SqlStreamsException as {@link #startJanitor} and {@link #startVacuum}
      */
     public Running start(Stream stream, WorkerRunner.Owner owner) {
-        WorkerQueries.Declared janitorRow = declared(stream, StreamWorkers.JANITOR);
-        WorkerQueries.Declared vacuumRow = declared(stream, StreamWorkers.VACUUM);
-        JanitorConfig janitorNow = StreamWorkers.janitorConfig(janitorRow.metadata());
-        VacuumConfig vacuumNow = StreamWorkers.vacuumConfig(vacuumRow.metadata());
-        String janitorSubject = subject(StreamWorkers.JANITOR, stream);
-        String vacuumSubject = subject(StreamWorkers.VACUUM, stream);
-        WorkerRunner janitorRunner = WorkerRunner.start(engine, janitorRow.id(), janitorSubject,
-                StreamWorkers.JANITOR, WorkerSettings.of(janitorNow.resolvedPollRate()),
-                new MaintenanceTick<>(engine, stream, StreamWorkers.JANITOR, janitorSubject,
-                        StreamWorkers::janitorConfig, StreamWorkers::describe,
-                        config -> janitor.pass(stream, config).failure()),
-                owner);
+        WorkerRunner janitorRunner = startJanitor(stream.id(), stream.name(),
+                declared(stream, StreamWorkers.JANITOR).id(), owner);
         try {
-            WorkerRunner vacuumRunner = WorkerRunner.start(engine, vacuumRow.id(), vacuumSubject,
-                    StreamWorkers.VACUUM, WorkerSettings.of(vacuumNow.resolvedPollRate()),
-                    new MaintenanceTick<>(engine, stream, StreamWorkers.VACUUM, vacuumSubject,
-                            StreamWorkers::vacuumConfig, StreamWorkers::describe,
-                            config -> Optional.ofNullable(janitor.vacuum(stream, config).failure())),
-                    owner);
-            return new Running(janitorRunner, vacuumRunner);
+            return new Running(janitorRunner, startVacuum(stream.id(), stream.name(),
+                    declared(stream, StreamWorkers.VACUUM).id(), owner));
         } catch (RuntimeException | Error refused) {
             janitorRunner.stop();
             throw refused;
         }
     }
 
-    private WorkerQueries.Declared declared(Stream stream, String worker) {
-        return engine.database().autoCommit("reading the worker " + worker + " of stream \"" + stream.name() + "\"",
-                        connection -> workers.find(connection, WorkerQueries.Owner.STREAM, stream.id(), worker))
-                .orElseThrow(() -> new SqlStreamsException(Code.SQL0106, subject(worker, stream)
-                        + " has no definition row"));
+    /**
+     * Starts the runner of the stream's {@code stream_janitor} worker {@code workerId}, ticking at the poll rate its
+     * document holds now; the other settings are read when an instance is claimed. {@code owner} is told when the
+     * runner ends by itself, for example SQL0106 once the stream is destroyed.
+     *
+     * @throws SqlStreamsException SQL0106 when the worker is gone, SQL0108 naming the key of a malformed document
+     */
+    public WorkerRunner startJanitor(long streamId, String streamName, long workerId, WorkerRunner.Owner owner) {
+        String subject = subject(StreamWorkers.JANITOR, streamName);
+        JanitorConfig now = StreamWorkers.janitorConfig(document(streamId, StreamWorkers.JANITOR, subject));
+        return WorkerRunner.start(engine, workerId, subject, StreamWorkers.JANITOR,
+                WorkerSettings.of(now.resolvedPollRate()),
+                new MaintenanceTick<>(engine, streamId, StreamWorkers.JANITOR, subject, StreamWorkers::janitorConfig,
+                        StreamWorkers::describe, (stream, config) -> janitor.pass(stream, config).failure()),
+                owner);
     }
 
-    private static String subject(String worker, Stream stream) {
-        return "worker " + worker + " of stream \"" + stream.name() + "\"";
+    /** Starts the runner of the stream's {@code stream_vacuum} worker, as {@link #startJanitor} does the janitor's. */
+    public WorkerRunner startVacuum(long streamId, String streamName, long workerId, WorkerRunner.Owner owner) {
+        String subject = subject(StreamWorkers.VACUUM, streamName);
+        VacuumConfig now = StreamWorkers.vacuumConfig(document(streamId, StreamWorkers.VACUUM, subject));
+        return WorkerRunner.start(engine, workerId, subject, StreamWorkers.VACUUM,
+                WorkerSettings.of(now.resolvedPollRate()),
+                new MaintenanceTick<>(engine, streamId, StreamWorkers.VACUUM, subject, StreamWorkers::vacuumConfig,
+                        StreamWorkers::describe,
+                        (stream, config) -> Optional.ofNullable(janitor.vacuum(stream, config).failure())),
+                owner);
+    }
+
+    private WorkerQueries.Declared declared(Stream stream, String worker) {
+        return find(stream.id(), worker, subject(worker, stream.name()));
+    }
+
+    private String document(long streamId, String worker, String subject) {
+        return find(streamId, worker, subject).metadata();
+    }
+
+    private WorkerQueries.Declared find(long streamId, String worker, String subject) {
+        return engine.database().autoCommit("reading the " + subject,
+                        connection -> workers.find(connection, WorkerQueries.Owner.STREAM, streamId, worker))
+                .orElseThrow(() -> new SqlStreamsException(Code.SQL0106, subject + " has no definition row"));
+    }
+
+    private static String subject(String worker, String streamName) {
+        return "worker " + worker + " of stream \"" + streamName + "\"";
     }
 }

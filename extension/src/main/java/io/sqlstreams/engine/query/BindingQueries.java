@@ -3,6 +3,7 @@ package io.sqlstreams.engine.query;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -90,5 +91,17 @@ public final class BindingQueries {
 
     private static List<String> patterns(ResultSet row) throws SQLException {
         return Arrays.asList((String[]) row.getArray("patterns").getArray());
+    }
+
+    /**
+     * Deletes the stream's waiting declarations that a later one of the same group superseded and that were
+     * recorded more than {@code age} ago; how many.
+     */
+    public int sweepSupersededWaits(Connection connection, long streamId, Duration age) throws SQLException {
+        try (BoundStatement sweep = BoundStatement.prepare(connection,
+                sql.streamStatement("sweep_superseded_binding_waits", streamId))) {
+            return sweep.bind("waiting_status", BindingStatus.WAITING.column()).bind("age_micros", Micros.of(age))
+                    .update();
+        }
     }
 }

@@ -72,4 +72,18 @@ public final class InstanceQueries {
             return release.bind("instance_id", instance.id()).bind("token", instance.token()).update();
         }
     }
+
+    /** Deletes every expired row; how many. */
+    public int sweepExpired(Connection connection) throws SQLException {
+        try (BoundStatement sweep = BoundStatement.prepare(connection, sql.statement("sweep_expired_worker_instances"))) {
+            return sweep.update();
+        }
+    }
+
+    /** Deletes up to {@code batchSize} log rows whose recorded expiry is more than {@code logTtl} ago; how many. */
+    public int sweepLog(Connection connection, Duration logTtl, int batchSize) throws SQLException {
+        try (BoundStatement sweep = BoundStatement.prepare(connection, sql.statement("sweep_worker_instance_log"))) {
+            return sweep.bind("log_ttl_micros", Micros.of(logTtl)).bind("batch_size", batchSize).update();
+        }
+    }
 }

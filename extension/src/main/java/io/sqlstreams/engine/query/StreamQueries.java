@@ -57,6 +57,13 @@ public final class StreamQueries {
         return byName(connection, "stream_by_name", name);
     }
 
+    /** The stream with this id, whatever it is called now. */
+    public Optional<Stream> find(Connection connection, long streamId) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("stream_by_id"))) {
+            return query.bind("stream_id", streamId).queryOne(StreamQueries::stream);
+        }
+    }
+
     /** The stream's row, locked until the transaction ends. */
     public Optional<Stream> lock(Connection connection, String name) throws SQLException {
         return byName(connection, "lock_stream_by_name", name);

@@ -12,10 +12,11 @@ import io.sqlstreams.WorkerSnapshot;
 import io.sqlstreams.engine.sql.BoundStatement;
 import io.sqlstreams.engine.sql.Sql;
 
-/** Worker declarations: {@code worker_config} rows of a stream or a consumer group, and their snapshots. */
+/** Worker declarations: {@code worker_config} rows of the system, a stream or a consumer group, and their snapshots. */
 public final class WorkerQueries {
     /** Whose worker: each owner kind has its own key column and statements. */
     public enum Owner {
+        SYSTEM("system_id", "system_worker_metadata", "insert_system_worker"),
         STREAM("stream_id", "stream_worker_metadata", "insert_stream_worker"),
         CONSUMER_GROUP("consumer_group_id", "group_worker_metadata", "insert_group_worker");
 
@@ -27,6 +28,17 @@ public final class WorkerQueries {
             this.column = column;
             this.lookup = lookup;
             this.insert = insert;
+        }
+    }
+
+    /**
+     * A worker the system manager may run: its row, and the stream that owns it (both null for a system worker).
+     */
+    public record FleetRow(long id, String name, Long streamId, String streamName, int targetInstances,
+                           String metadata, int liveInstances) {
+        /** Whether the worker allows another instance: its target is −1, or above its live instances. */
+        public boolean wantsAnInstance() {
+            return targetInstances == -1 || liveInstances < targetInstances;
         }
     }
 
@@ -102,6 +114,18 @@ public final class WorkerQueries {
                     row.getString("name"), row.getString("metadata"), row.getInt("target_instances"),
                     row.getInt("live_instances"), row.getTimestamp("created_at").toInstant(),
                     row.getTimestamp("updated_at").toInstant()));
+        }
+    }
+
+    /** The system's workers and every stream's, by id. */
+    public List<FleetRow> fleet(Connection connection) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("fleet_workers"))) {
+            return query.queryList(row -> {
+                long streamId = row.getLong("stream_id");
+                return new FleetRow(row.getLong("id"), row.getString("name"), row.wasNull() ? null : streamId,
+                        row.getString("stream_name"), row.getInt("target_instances"), row.getString("metadata"),
+                        row.getInt("live_instances"));
+            });
         }
     }
 }

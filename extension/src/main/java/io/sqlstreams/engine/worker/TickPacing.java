@@ -10,25 +10,25 @@ import io.sqlstreams.RetryPolicy;
  * instances of many processes spread out; after the n-th failure in a row, the retry curve's delay for attempt
  * n − 1, until the curve's maxRetries attempts are spent and every further tick waits the curve's cap.
  */
-final class TickPacing {
+public final class TickPacing {
     private final Duration pollRate;
     private final double jitterFraction;
     private final RetryPolicy curve;
     private final RandomGenerator random;
 
-    TickPacing(WorkerSettings settings, RandomGenerator random) {
+    public TickPacing(WorkerSettings settings, RandomGenerator random) {
         this.pollRate = settings.pollRate();
         this.jitterFraction = settings.jitterFraction();
         this.curve = settings.retry();
         this.random = random;
     }
 
-    Duration afterSuccess() {
+    public Duration afterSuccess() {
         double factor = 1 + jitterFraction * (2 * random.nextDouble() - 1);
         return Duration.ofNanos(Math.round(pollRate.toNanos() * factor));
     }
 
-    Duration afterFailure(int streak) {
+    public Duration afterFailure(int streak) {
         return exhausted(streak) ? curve.maxDelay() : curve.calculateDelay(streak - 1);
     }
 

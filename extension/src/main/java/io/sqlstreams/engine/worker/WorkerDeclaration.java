@@ -67,6 +67,21 @@ public final class WorkerDeclaration {
         logReplaced(subject, changes);
     }
 
+    /**
+     * Inserts the rows that do not exist and leaves the others as they are, as a process that only needs the rows
+     * to exist does (a consume session starting the system manager): it never undoes an explicit declaration.
+     */
+    public void declareMissing(Connection connection, WorkerQueries.Owner owner, long ownerId, List<Row> rows)
+            throws SQLException {
+        for (Row row : rows) {
+            if (workers.find(connection, owner, ownerId, row.worker()).isEmpty()) {
+                long workerId = workers.insert(connection, owner, ownerId, row.worker(), row.metadata().toString(),
+                        row.newTarget());
+                workers.logSnapshot(connection, workerId, declarer);
+            }
+        }
+    }
+
     /** Inserts or replaces one row; what its stored document changed, nothing for a new or identical one. */
     private List<DocumentDiff.Change> declare(Connection connection, WorkerQueries.Owner owner, long ownerId,
                                               Row row) throws SQLException {

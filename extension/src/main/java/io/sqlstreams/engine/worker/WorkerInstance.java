@@ -60,12 +60,16 @@ public final class WorkerInstance {
                 found.targetInstances()));
     }
 
-    /** Claims a row of the worker; empty when declined (at its target, or suspended), SQL0106 when it does not exist. */
-    public static Optional<WorkerInstance> claim(Engine engine, long workerId, String subject, Duration ttl) {
+    /** Tries once to claim a row of the worker, as {@link #attempt}; SQL0106 when the worker does not exist. */
+    public static Attempt require(Engine engine, long workerId, String subject, Duration ttl) {
         return attempt(engine, workerId, subject, ttl)
                 .orElseThrow(() -> new SqlStreamsException(Code.SQL0106, subject + " (id " + workerId
-                        + ") has no definition row"))
-                .instance();
+                        + ") has no definition row"));
+    }
+
+    /** Claims a row of the worker; empty when declined (at its target, or suspended), SQL0106 when it does not exist. */
+    public static Optional<WorkerInstance> claim(Engine engine, long workerId, String subject, Duration ttl) {
+        return require(engine, workerId, subject, ttl).instance();
     }
 
     public long id() {

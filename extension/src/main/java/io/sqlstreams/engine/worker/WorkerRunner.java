@@ -148,12 +148,19 @@ public final class WorkerRunner {
     }
 
     private void claimPass() {
-        Optional<WorkerInstance> claimed = WorkerInstance.claim(engine, workerId, subject, settings.instanceTtl());
-        if (claimed.isEmpty()) {
-            nextTick = schedule(this::claimPass, pacing.afterSuccess());
+        WorkerInstance.Attempt claim = WorkerInstance.require(engine, workerId, subject, settings.instanceTtl());
+        if (claim.instance().isEmpty()) {
+            if (task.declined(claim.targetInstances())) {
+                nextTick = schedule(this::claimPass, pacing.afterSuccess());
+            } else {
+                finish();
+                if (ownsScheduler) {
+                    scheduler.shutdown();
+                }
+            }
             return;
         }
-        instance = claimed.get();
+        instance = claim.instance().get();
         nextHeartbeat = schedule(this::heartbeatPass, settings.heartbeatPeriod());
         nextTick = schedule(this::tickPass, Duration.ZERO);
     }

@@ -7,4 +7,12 @@ package io.sqlstreams.engine.worker;
 @FunctionalInterface
 public interface WorkerTask {
     void tick() throws Exception;
+
+    /**
+     * Told after a claim was declined, with the worker's target then (0 when suspended); whether the runner should
+     * try again after its poll rate. A runner told not to ends quietly, as if stopped, for its owner to start anew.
+     */
+    default boolean declined(int targetInstances) {
+        return true;
+    }
 }

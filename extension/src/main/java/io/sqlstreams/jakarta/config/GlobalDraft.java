@@ -6,6 +6,7 @@ import io.sqlstreams.ClientConfig;
 final class GlobalDraft {
     private String dataSourceJndiName = GlobalSettings.DEFAULT_DATASOURCE_JNDI_NAME;
     private String schema = ClientConfig.DEFAULT_SCHEMA;
+    private boolean managerEnabled = true;
 
     void dataSourceJndiName(String dataSourceJndiName) {
         this.dataSourceJndiName = dataSourceJndiName;
@@ -15,7 +16,11 @@ final class GlobalDraft {
         this.schema = schema;
     }
 
+    void managerEnabled(boolean managerEnabled) {
+        this.managerEnabled = managerEnabled;
+    }
+
     GlobalSettings build() {
-        return new GlobalSettings(dataSourceJndiName, schema);
+        return new GlobalSettings(dataSourceJndiName, schema, managerEnabled);
     }
 }

@@ -66,7 +66,13 @@ final class SettingsCatalogue {
                     ClientConfig.DEFAULT_SCHEMA,
                     "The PostgreSQL schema that is one sqlstreams installation; must match `"
                             + ClientConfig.SCHEMA_NAME.pattern() + "`.",
-                    GlobalDraft::schema));
+                    GlobalDraft::schema),
+            new PropertyDeclaration<>(PropertyKeys.globalKey("manager.enabled"), Layer.GLOBAL, ValueKinds.BOOLEAN,
+                    "true",
+                    "Whether the application's consume sessions take part in the system manager, which runs every"
+                            + " stream's janitor and vacuum; `false` where a dedicated `sqlstreams manager run` does,"
+                            + " or where the application's role has no DDL rights.",
+                    GlobalDraft::managerEnabled));
 
     private static final Map<String, PropertyDeclaration<GroupDraft, ?>> GROUP_PROPERTIES_BY_NAME =
             GROUP_PROPERTIES.stream().collect(Collectors.toUnmodifiableMap(PropertyDeclaration::name, p -> p));

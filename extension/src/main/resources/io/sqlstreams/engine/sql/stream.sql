@@ -1,5 +1,10 @@
 -- Stream rows: declaration, lookup, rename and destroy.
 
+-- fragment: stream_row
+SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
+       empty_compaction_head_ttl_ns, delivery_log_mode, created_at, updated_at
+FROM {schema}.stream_config
+
 -- name: insert_stream
 INSERT INTO {schema}.stream_config (system_id, name, partition_size, retention_ttl_ns, allow_drop_past_committed,
                                     idempotency_key_ttl_ns, empty_compaction_head_ttl_ns, delivery_log_mode)
@@ -9,19 +14,16 @@ ON CONFLICT (name) DO NOTHING
 RETURNING id AS stream_id
 
 -- name: lock_stream_by_name
-SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
-       empty_compaction_head_ttl_ns, delivery_log_mode, created_at, updated_at
-FROM {schema}.stream_config WHERE name = :name FOR UPDATE
+{fragment:stream_row} WHERE name = :name FOR UPDATE
 
 -- name: stream_by_name
-SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
-       empty_compaction_head_ttl_ns, delivery_log_mode, created_at, updated_at
-FROM {schema}.stream_config WHERE name = :name
+{fragment:stream_row} WHERE name = :name
+
+-- name: stream_by_id
+{fragment:stream_row} WHERE id = :stream_id
 
 -- name: all_streams
-SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
-       empty_compaction_head_ttl_ns, delivery_log_mode, created_at, updated_at
-FROM {schema}.stream_config ORDER BY name
+{fragment:stream_row} ORDER BY name
 
 -- name: update_stream_config
 UPDATE {schema}.stream_config

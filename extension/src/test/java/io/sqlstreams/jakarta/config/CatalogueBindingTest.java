@@ -47,7 +47,8 @@ class CatalogueBindingTest {
         ResolvedSettings resolved = SettingsResolver.resolve(Configs.application(Map.of()), List.of(CHARGE_CARDS));
 
         assertThat(resolved.problems()).isEmpty();
-        assertThat(resolved.global()).isEqualTo(new GlobalSettings("jdbc/sqlstreams", ClientConfig.DEFAULT_SCHEMA));
+        assertThat(resolved.global()).isEqualTo(new GlobalSettings("jdbc/sqlstreams", ClientConfig.DEFAULT_SCHEMA,
+                true));
         assertThat(resolved.groups()).containsExactly(Map.entry(CHARGE_CARDS, new GroupSettings(CHARGE_CARDS,
                 ConsumerConfig.defaults(), ConsumeOptions.defaults(), true, "java:comp/DefaultManagedExecutorService")));
     }
@@ -55,10 +56,11 @@ class CatalogueBindingTest {
     @Test
     void theGlobalPropertiesBind() {
         ResolvedSettings resolved = SettingsResolver.resolve(Configs.application(Map.of(
-                "sqlstreams.datasource", "jdbc/payments", "sqlstreams.schema", "payments_streams")), List.of());
+                "sqlstreams.datasource", "jdbc/payments", "sqlstreams.schema", "payments_streams",
+                "sqlstreams.manager.enabled", "false")), List.of());
 
         assertThat(resolved.problems()).isEmpty();
-        assertThat(resolved.global()).isEqualTo(new GlobalSettings("jdbc/payments", "payments_streams"));
+        assertThat(resolved.global()).isEqualTo(new GlobalSettings("jdbc/payments", "payments_streams", false));
     }
 
     @Test

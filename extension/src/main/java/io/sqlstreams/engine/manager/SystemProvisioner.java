@@ -1,0 +1,44 @@
+package io.sqlstreams.engine.manager;
+
+import java.util.Optional;
+
+import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.maintenance.StreamJanitorWorker;
+import io.sqlstreams.engine.query.WorkerQueries.FleetRow;
+import io.sqlstreams.engine.stream.StreamWorkers;
+import io.sqlstreams.engine.worker.Fleet;
+import io.sqlstreams.engine.worker.WorkerRunner;
+import io.sqlstreams.engine.worker.WorkerSettings;
+
+/**
+ * The worker kinds the system manager runs: each stream's {@code stream_janitor} and {@code stream_vacuum}, and the
+ * system's {@code consumer_group_janitor}. The manager's own row, and kinds a later version or a user declares,
+ * are left to whoever runs them.
+ */
+final class SystemProvisioner implements Fleet.Provisioner<FleetRow> {
+    private final Engine engine;
+    private final StreamJanitorWorker streamWorkers;
+
+    SystemProvisioner(Engine engine) {
+        this.engine = engine;
+        this.streamWorkers = new StreamJanitorWorker(engine);
+    }
+
+    @Override
+    public Optional<WorkerRunner> start(FleetRow worker, WorkerRunner.Owner owner) {
+        if (worker.streamId() != null) {
+            return switch (worker.name()) {
+                case StreamWorkers.JANITOR -> Optional.of(streamWorkers.startJanitor(worker.streamId(),
+                        worker.streamName(), worker.id(), owner));
+                case StreamWorkers.VACUUM -> Optional.of(streamWorkers.startVacuum(worker.streamId(),
+                        worker.streamName(), worker.id(), owner));
+                default -> Optional.empty();
+            };
+        }
+        if (worker.name().equals(SystemWorkers.CONSUMER_GROUP_JANITOR)) {
+            return Optional.of(WorkerRunner.start(engine, worker.id(), "worker " + worker.name() + " of the system",
+                    worker.name(), WorkerSettings.of(BindingJanitor.POLL_RATE), new BindingJanitor(engine), owner));
+        }
+        return Optional.empty();
+    }
+}
