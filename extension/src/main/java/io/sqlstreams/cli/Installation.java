@@ -3,6 +3,7 @@ package io.sqlstreams.cli;
 import java.time.Clock;
 
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.ManagerConfig;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.engine.Diagnostics;
@@ -38,10 +39,11 @@ final class Installation {
 
     /**
      * A client for a command that runs until it is stopped: the library's own retry curve (a database outage is
-     * waited out, not reported at once) and its lines on {@code logger}.
+     * waited out, not reported at once) and the library's lines written to {@code lines}.
      */
-    SqlStreams longRunningClient(System.Logger logger) {
-        return SqlStreams.create(dataSource, ClientConfig.builder().schema(config.schema()).logger(logger).build());
+    SqlStreams longRunningClient(StderrLogger lines, ManagerConfig manager) {
+        return SqlStreams.create(dataSource, ClientConfig.builder().schema(config.schema()).logger(lines)
+                .manager(manager).build());
     }
 
     /** Creates and checks the installation's tables ({@code migrate init}). */

@@ -4,8 +4,11 @@ import java.lang.System.Logger.Level;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.sqlstreams.ManagerConfig;
 import io.sqlstreams.SqlStreams;
+import io.sqlstreams.engine.codec.DurationText;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code sqlstreams manager …}: the system manager, run by this process. */
 @Command(name = "manager", description = "Run the installation's system manager.",
@@ -21,6 +24,11 @@ final class ManagerCommands {
         /** How long a shutdown signal waits for the claim's release before the process exits anyway. */
         private static final long RELEASE_WAIT_SECONDS = 30;
 
+        @Option(names = "--instance-ttl", paramLabel = "DURATION",
+                description = "how long a claim lives without a heartbeat (renewed every half of it): a killed"
+                        + " holder is replaced within it plus one poll (default 30s)")
+        private String instanceTtl;
+
         @Override
         int run(Output output, Installation installation) {
             if (output.json()) {
@@ -28,7 +36,9 @@ final class ManagerCommands {
                         + " json");
             }
             CountDownLatch released = new CountDownLatch(1);
-            try (SqlStreams client = installation.longRunningClient(new StderrLogger(err(), Level.INFO))) {
+            ManagerConfig manager = new ManagerConfig(instanceTtl == null ? null
+                    : DurationText.parse("--instance-ttl", instanceTtl), null, null, null);
+            try (SqlStreams client = installation.longRunningClient(new StderrLogger(err(), Level.INFO), manager)) {
                 Thread onSignal = new Thread(() -> {
                     client.manager().stop();
                     awaitQuietly(released);

@@ -145,12 +145,14 @@ class ConsumerGroupExtensionTest {
             HealthCheck liveness = container.select(HealthCheck.class, Liveness.Literal.INSTANCE);
             HealthCheck readiness = container.select(HealthCheck.class, Readiness.Literal.INSTANCE);
             Sql sql = new Sql(database);
-            List<String> before = sql.strings("SELECT id::text FROM {s}.worker_instance");
+            String groupRows = " FROM {s}.worker_instance WHERE worker_id IN (SELECT id FROM {s}.worker_config"
+                    + " WHERE consumer_group_id IS NOT NULL)";
+            List<String> before = sql.strings("SELECT id::text" + groupRows);
 
-            assertThat(sql.update("DELETE FROM {s}.worker_instance")).as("instance rows removed").isEqualTo(2);
+            assertThat(sql.update("DELETE" + groupRows)).as("the session's instance rows removed").isEqualTo(2);
 
             await().atMost(WAIT).untilAsserted(() -> assertThat(log.withCode("SQL0114")).hasSize(2));
-            assertThat(sql.strings("SELECT id::text FROM {s}.worker_instance WHERE expires_at > now()"))
+            assertThat(sql.strings("SELECT id::text" + groupRows + " AND expires_at > now()"))
                     .as("fresh live rows").hasSize(2).doesNotContainAnyElementsOf(before);
             assertThat(readiness.call().getData().orElseThrow())
                     .containsEntry("payments.requested/charge-cards", "running");

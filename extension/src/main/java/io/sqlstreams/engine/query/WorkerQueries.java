@@ -122,7 +122,8 @@ public final class WorkerQueries {
         try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("fleet_workers"))) {
             return query.queryList(row -> {
                 long streamId = row.getLong("stream_id");
-                return new FleetRow(row.getLong("id"), row.getString("name"), row.wasNull() ? null : streamId,
+                Long owningStream = row.wasNull() ? null : streamId;
+                return new FleetRow(row.getLong("id"), row.getString("name"), owningStream,
                         row.getString("stream_name"), row.getInt("target_instances"), row.getString("metadata"),
                         row.getInt("live_instances"));
             });

@@ -87,7 +87,7 @@ class ManagerServiceTest {
         runs.add(CompletableFuture.runAsync(() -> client.manager().run()));
     }
 
-    /** Makes sure the manager row exists, then sets its poll rate to 200 ms. */
+    /** Makes sure the manager row exists, then sets its poll rate to 200 ms and its target to 1. */
     private void quickManager() throws SQLException {
         EngineClient probe = clients.get(0);
         run(probe);
@@ -95,8 +95,8 @@ class ManagerServiceTest {
         probe.manager().stop();
         runs.forEach(CompletableFuture::join);
         runs.clear();
-        sql.update("UPDATE {s}.worker_config SET metadata = '{\"poll_rate\": \"200ms\"}' WHERE system_id IS NOT NULL"
-                + " AND name = 'manager'");
+        sql.update("UPDATE {s}.worker_config SET metadata = '{\"poll_rate\": \"200ms\"}', target_instances = 1"
+                + " WHERE system_id IS NOT NULL AND name = 'manager'");
     }
 
     private long managerRow() throws SQLException {

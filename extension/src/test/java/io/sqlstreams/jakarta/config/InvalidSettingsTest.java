@@ -110,7 +110,7 @@ class InvalidSettingsTest {
                     + " | audit",
             "sqlstreams.defaults.batch-size | unknown property batch-size |",
             "sqlstreams.data-source | unknown property; sqlstreams keys are sqlstreams.datasource, sqlstreams.schema,"
-                    + " sqlstreams.defaults.<property> and sqlstreams.groups.\"<group>\".<property>"
+                    + " sqlstreams.manager.enabled, sqlstreams.defaults.<property> and sqlstreams.groups.\"<group>\".<property>"
                     + " | charge-cards audit"})
     void aKeyNothingReadsIsAProblemHoldingBackTheGroupsItMeant(String key, String message, String unaffected) {
         ResolvedSettings resolved = resolve(Map.of(key, "2"));
