@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -57,7 +58,8 @@ public abstract class UndeployDrainScenario extends TckScenario {
         List<Long> beforeUndeploy = handled();
         long streamId = stream.get().orElseThrow().id();
         assertThat(liveLeases(streamId)).as("every range committed or given back for reclaiming").isZero();
-        assertThat(group.inspect().exceptions()).as("no handler failed on the way down").isEmpty();
+        assertThat(group.inspect().exceptions()).as("no handler failed on the way down; exception rows: %s",
+                exceptionRows(streamId)).isEmpty();
         assertThat(beforeUndeploy).as("the undeploy came before the end").hasSizeLessThan(MESSAGES)
                 .doesNotHaveDuplicates();
 
@@ -80,6 +82,21 @@ public abstract class UndeployDrainScenario extends TckScenario {
                      + " WHERE expires_at > now()")) {
             count.next();
             return count.getLong(1);
+        }
+    }
+
+    /** Each exception row's message id, status, attempts and last error, to say why a handler failed. */
+    private static List<String> exceptionRows(long streamId) throws SQLException {
+        try (Connection connection = server().database().getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT message_id, status, attempts, last_error FROM " + SCHEMA
+                     + ".exception_queue_" + streamId + " ORDER BY message_id")) {
+            List<String> found = new ArrayList<>();
+            while (rows.next()) {
+                found.add(rows.getLong(1) + " " + rows.getString(2) + " attempts=" + rows.getInt(3) + ": "
+                        + rows.getString(4));
+            }
+            return found;
         }
     }
 

@@ -31,11 +31,22 @@ public final class StreamJanitorWorker {
     }
 
     private final Engine engine;
+    private final WorkerSettings base;
     private final StreamJanitor janitor;
     private final WorkerQueries workers;
 
+    /** Runners with the default InstanceTTL, jitter and retry curve around each worker's own poll rate. */
     public StreamJanitorWorker(Engine engine) {
+        this(engine, WorkerSettings.of(JanitorConfig.DEFAULT_POLL_RATE));
+    }
+
+    /**
+     * Runners with {@code base}'s InstanceTTL, jitter and retry curve (the system manager's), each ticking at its
+     * own worker's poll rate.
+     */
+    public StreamJanitorWorker(Engine engine, WorkerSettings base) {
         this.engine = engine;
+        this.base = base;
         this.janitor = new StreamJanitor(engine);
         this.workers = new WorkerQueries(engine.sql());
     }
@@ -59,7 +70,7 @@ public final class StreamJanitorWorker {
 
     /**
      * Starts the runner of the stream's {@code stream_janitor} worker {@code workerId}, ticking at the poll rate its
-     * document holds now; the other settings are read when an instance is claimed. {@code owner} is told when the
+     * document holds now; the janitor's other settings are read when an instance is claimed. {@code owner} is told when the
      * runner ends by itself, for example SQL0106 once the stream is destroyed.
      *
      * @throws SqlStreamsException SQL0106 when the worker is gone, SQL0108 naming the key of a malformed document
@@ -68,7 +79,7 @@ public final class StreamJanitorWorker {
         String subject = subject(StreamWorkers.JANITOR, streamName);
         JanitorConfig now = StreamWorkers.janitorConfig(document(streamId, StreamWorkers.JANITOR, subject));
         return WorkerRunner.start(engine, workerId, subject, StreamWorkers.JANITOR,
-                WorkerSettings.of(now.resolvedPollRate()),
+                base.withPollRate(now.resolvedPollRate()),
                 new MaintenanceTick<>(engine, streamId, StreamWorkers.JANITOR, subject, StreamWorkers::janitorConfig,
                         StreamWorkers::describe, (stream, config) -> janitor.pass(stream, config).failure()),
                 owner);
@@ -79,7 +90,7 @@ public final class StreamJanitorWorker {
         String subject = subject(StreamWorkers.VACUUM, streamName);
         VacuumConfig now = StreamWorkers.vacuumConfig(document(streamId, StreamWorkers.VACUUM, subject));
         return WorkerRunner.start(engine, workerId, subject, StreamWorkers.VACUUM,
-                WorkerSettings.of(now.resolvedPollRate()),
+                base.withPollRate(now.resolvedPollRate()),
                 new MaintenanceTick<>(engine, streamId, StreamWorkers.VACUUM, subject, StreamWorkers::vacuumConfig,
                         StreamWorkers::describe,
                         (stream, config) -> Optional.ofNullable(janitor.vacuum(stream, config).failure())),

@@ -63,7 +63,7 @@ public final class ManagerService implements ManagerHandle, RunningSessions.Comp
         this.systemWorkers = new SystemWorkers(engine.sql(), engine.diagnostics(), engine.declarer());
         this.workers = new WorkerQueries(engine.sql());
         this.fleet = new Fleet<>(engine.diagnostics(), SUBJECT, FleetRow::id, FleetRow::wantsAnInstance,
-                new SystemProvisioner(engine));
+                new SystemProvisioner(engine, managerSettings(SystemConfig.DEFAULT_MANAGER_POLL_RATE)));
     }
 
     @Override
@@ -201,10 +201,15 @@ public final class ManagerService implements ManagerHandle, RunningSessions.Comp
                             .orElseThrow();
                 });
         SystemConfig system = SystemWorkers.systemConfig(manager.metadata());
-        settings = new WorkerSettings(system.resolvedManagerPollRate(), config.resolvedInstanceTtl(),
-                config.resolvedJitterFraction(), config.refreshRetry());
+        settings = managerSettings(system.resolvedManagerPollRate());
         runner = WorkerRunner.start(engine, manager.id(), SUBJECT, SystemWorkers.MANAGER, settings,
                 new ManagerTick(engine, this, fleet, settings, config.resolvedInstanceLogTtl()), this::ended);
+    }
+
+    /** The manager's claim settings from {@link ManagerConfig} around {@code pollRate}. */
+    private WorkerSettings managerSettings(Duration pollRate) {
+        return new WorkerSettings(pollRate, config.resolvedInstanceTtl(), config.resolvedJitterFraction(),
+                config.refreshRetry());
     }
 
     /** A new runner or a restart after a failure; a failed start is retried after the next back-off. */

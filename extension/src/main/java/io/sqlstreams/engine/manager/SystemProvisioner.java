@@ -17,11 +17,14 @@ import io.sqlstreams.engine.worker.WorkerSettings;
  */
 final class SystemProvisioner implements Fleet.Provisioner<FleetRow> {
     private final Engine engine;
+    private final WorkerSettings base;
     private final StreamJanitorWorker streamWorkers;
 
-    SystemProvisioner(Engine engine) {
+    /** @param base the manager's own settings: every worker it starts claims and heartbeats as the manager does */
+    SystemProvisioner(Engine engine, WorkerSettings base) {
         this.engine = engine;
-        this.streamWorkers = new StreamJanitorWorker(engine);
+        this.base = base;
+        this.streamWorkers = new StreamJanitorWorker(engine, base);
     }
 
     @Override
@@ -37,7 +40,7 @@ final class SystemProvisioner implements Fleet.Provisioner<FleetRow> {
         }
         if (worker.name().equals(SystemWorkers.CONSUMER_GROUP_JANITOR)) {
             return Optional.of(WorkerRunner.start(engine, worker.id(), "worker " + worker.name() + " of the system",
-                    worker.name(), WorkerSettings.of(BindingJanitor.POLL_RATE), new BindingJanitor(engine), owner));
+                    worker.name(), base.withPollRate(BindingJanitor.POLL_RATE), new BindingJanitor(engine), owner));
         }
         return Optional.empty();
     }

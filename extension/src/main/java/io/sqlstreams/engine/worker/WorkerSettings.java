@@ -22,6 +22,10 @@ public record WorkerSettings(Duration pollRate, Duration instanceTtl, double jit
                 RetryPolicy.clientDefaults());
     }
 
+    public WorkerSettings withPollRate(Duration rate) {
+        return new WorkerSettings(rate, instanceTtl, jitterFraction, retry);
+    }
+
     public WorkerSettings withInstanceTtl(Duration ttl) {
         return new WorkerSettings(pollRate, ttl, jitterFraction, retry);
     }

@@ -27,6 +27,8 @@ import io.sqlstreams.ManagerStatus;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.StreamConfig;
+import io.sqlstreams.StreamHandle;
+import io.sqlstreams.WorkerStatus;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.PostgresTest;
@@ -225,5 +227,43 @@ class ManagerServiceTest {
         } finally {
             quiet.close();
         }
+    }
+
+    @Test
+    void aSuspendedJanitorStopsWithinAHeartbeatAndTheManagerStartsItAgainOnceUnsuspended() throws SQLException {
+        run(clients.get(0));
+        await().atMost(PATIENCE).until(() -> live("stream_janitor") == 1);
+        StreamHandle<Tick> stream = clients.get(0).stream("mgr.a", Tick.class);
+
+        stream.janitor().suspend();
+        await().atMost(PATIENCE).until(() -> live("stream_janitor") == 0);
+        assertThat(loggers.get(0).withCode("SQL0107")).anySatisfy(line -> assertThat(line).contains("stream_janitor"));
+
+        stream.janitor().unsuspend();
+        await().atMost(PATIENCE).until(() -> live("stream_janitor") == 1);
+        assertThat(stream.janitor().status().status()).isEqualTo(WorkerStatus.CLAIMED);
+    }
+
+    @Test
+    void theBindingJanitorDeletesWaitingDeclarationsSupersededMoreThanAWeekAgo() throws SQLException {
+        EngineClient client = clients.get(0);
+        client.stream("mgr.a", Tick.class).consumer("audited").register();
+        long streamId = client.stream("mgr.a", Tick.class).get().orElseThrow().id();
+        long groupId = sql.count("SELECT id FROM {s}.consumer_group_config WHERE name = 'audited'");
+        String log = "{s}.binding_config_log_" + streamId;
+        sql.update("INSERT INTO " + log + " (consumer_group_id, status, patterns, declared_by, declared_at,"
+                + " attempted_at) VALUES"
+                + " (?, 'waiting', '{a.*}', 'old', now() - interval '9 days', now() - interval '9 days'),"
+                + " (?, 'waiting', '{b.*}', 'recent', now() - interval '2 days', now() - interval '2 days'),"
+                + " (?, 'waiting', '{c.*}', 'newest', now() - interval '8 days', now() - interval '8 days')",
+                groupId, groupId, groupId);
+        sql.update("UPDATE " + log + " SET id = id + 1000 WHERE declared_by = 'newest'");
+
+        run(client);
+
+        await().atMost(PATIENCE).until(() -> sql.count("SELECT count(*) FROM " + log + " WHERE declared_by = 'old'")
+                == 0);
+        assertThat(sql.strings("SELECT declared_by FROM " + log + " WHERE status = 'waiting' ORDER BY id"))
+                .as("a recent superseded one and the group's newest stay").containsExactly("recent", "newest");
     }
 }
