@@ -59,6 +59,9 @@ public interface SqlStreams extends AutoCloseable {
     /** This process's part in the system manager. No I/O. */
     ManagerHandle manager();
 
+    /** The installation itself: its registration, DDL version and destruction. No I/O. */
+    SystemHandle system();
+
     /**
      * Shuts down the thread pools this client created; the data source, and any executor or thread factory the
      * caller handed in, stay the caller's. Stop the client's sessions and close its producers first: a handler

@@ -4,13 +4,16 @@ package io.sqlstreams.cli;
 final class ExitCodes {
     /** The command did what it was asked; an empty list is a success. */
     static final int OK = 0;
-    /** The stream, consumer group, stream worker or diagnostic code asked for is not there. */
+    /** The stream, consumer group, stream worker, installation or diagnostic code asked for is not there. */
     static final int ABSENT = 1;
     /** The command line is wrong: unknown flag, missing argument, invalid name, {@code --quiet} with JSON. */
     static final int USAGE = 2;
     /** PostgreSQL could not be reached (SQL0110). */
     static final int UNREACHABLE = 3;
-    /** PostgreSQL answered but the command failed (SQL0111, a schema version mismatch, …). */
+    /**
+     * PostgreSQL answered but the command failed (SQL0111, a schema version mismatch, a refused destroy, an
+     * installation this build cannot use, …).
+     */
     static final int FAILED = 4;
 
     private ExitCodes() {

@@ -15,7 +15,8 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * One installation schema on one PostgreSQL, as this run reaches it. Every call is tried once: an operator at a
- * prompt would rather rerun a command than wait out the library's retry curve.
+ * prompt would rather rerun a command than wait out the library's retry curve. Destroy verbs are allowed: the
+ * operator typed them.
  */
 final class Installation {
     private static final RetryPolicy ONE_ATTEMPT = RetryPolicy.builder().maxRetries(1).build();
@@ -25,7 +26,7 @@ final class Installation {
 
     Installation(PGSimpleDataSource dataSource, String schema) {
         this.dataSource = dataSource;
-        this.config = ClientConfig.builder().schema(schema).retry(ONE_ATTEMPT).build();
+        this.config = ClientConfig.builder().schema(schema).retry(ONE_ATTEMPT).allowDestroy(true).build();
     }
 
     String schema() {

@@ -5,7 +5,9 @@ import jakarta.json.Json;
 import picocli.CommandLine.Command;
 
 /** {@code sqlstreams migrate …}: the installation's DDL. */
-@Command(name = "migrate", description = "Create the installation's tables.", subcommands = MigrateCommands.Init.class)
+@Command(name = "migrate", description = "Create the installation's tables and compare their DDL versions with this"
+        + " build's.", subcommands = {MigrateCommands.Init.class, MigrateCommands.ShowVersions.class,
+        MigrateCommands.Status.class})
 final class MigrateCommands {
     private MigrateCommands() {
     }
@@ -30,6 +32,41 @@ final class MigrateCommands {
                         : "schema " + installation.schema() + " already holds the installation" + version);
             }
             return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "versions", description = "Show this build's DDL version and the versions the installation"
+            + " records: the system scope's and each stream's, with the oldest library version each admits.")
+    static final class ShowVersions extends InstallationCommand {
+        @Override
+        int run(Output output, Installation installation) {
+            MigrationReport report = MigrationReport.read(installation);
+            if (output.json()) {
+                output.json(report.json(false));
+            } else {
+                output.line("this build: DDL version " + SchemaMigrator.BUILD_VERSION);
+                output.table(report.table(false));
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "status", description = "Say whether the installation is current, ahead (newer but readable),"
+            + " behind (migrate it up) or too new (upgrade the library) for this build, scope by scope. Exit 4 when"
+            + " this build cannot use it.")
+    static final class Status extends InstallationCommand {
+        @Override
+        int run(Output output, Installation installation) {
+            MigrationReport report = MigrationReport.read(installation);
+            MigrationReport.Standing overall = report.overall();
+            if (output.json()) {
+                output.json(report.json(true));
+            } else {
+                output.line("this build: DDL version " + SchemaMigrator.BUILD_VERSION + "; the installation is "
+                        + overall.wireName().replace('_', ' ') + (overall.usable ? "" : ": this build cannot use it"));
+                output.table(report.table(true));
+            }
+            return overall.usable ? ExitCodes.OK : ExitCodes.FAILED;
         }
     }
 }

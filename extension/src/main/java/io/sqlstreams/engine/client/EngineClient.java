@@ -15,6 +15,7 @@ import io.sqlstreams.ManagerHandle;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.SystemHandle;
 import io.sqlstreams.engine.Declarer;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.EngineEnvironment;
@@ -34,6 +35,7 @@ import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
 import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.stream.EngineStreamHandle;
+import io.sqlstreams.engine.system.EngineSystemHandle;
 
 /**
  * The engine's client: a caller-owned data source plus the captured configuration. It owns the handler pool only
@@ -137,6 +139,11 @@ public final class EngineClient implements HostedClient {
     @Override
     public ManagerHandle manager() {
         return manager;
+    }
+
+    @Override
+    public SystemHandle system() {
+        return new EngineSystemHandle(engine);
     }
 
     /** The janitor's pass and the vacuum of any stream of this client, each run once per call. */

@@ -27,6 +27,10 @@ public final class MigrationQueries {
     public record Versions(int version, int minCompatibleVersion) {
     }
 
+    /** A stream's recorded {@link Versions}. */
+    public record StreamVersions(String stream, Versions versions) {
+    }
+
     private final Sql sql;
 
     public MigrationQueries(Sql sql) {
@@ -103,6 +107,13 @@ public final class MigrationQueries {
     public Versions streamVersions(Connection connection, long streamId) throws SQLException {
         try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("stream_versions"))) {
             return query.bind("stream_id", streamId).querySingle(MigrationQueries::versions);
+        }
+    }
+
+    /** Every registered stream's recorded family version, ordered by name. */
+    public List<StreamVersions> recordedStreamVersions(Connection connection) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("recorded_stream_versions"))) {
+            return query.queryList(row -> new StreamVersions(row.getString("name"), versions(row)));
         }
     }
 

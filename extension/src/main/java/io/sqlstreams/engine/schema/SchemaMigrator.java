@@ -41,6 +41,10 @@ public final class SchemaMigrator {
             "create_message_key_lease", "create_compaction_head", "create_compaction_head_empty_index",
             "create_binding_config", "create_binding_config_log", "create_binding_config_log_index");
 
+    /** What {@code migration_log} records: the system scope's versions and each registered stream's. */
+    public record RecordedVersions(MigrationQueries.Versions system, List<MigrationQueries.StreamVersions> streams) {
+    }
+
     private final Database database;
     private final Sql sql;
     private final MigrationQueries migrations;
@@ -83,6 +87,28 @@ public final class SchemaMigrator {
     public boolean installed() {
         return systemId != 0
                 || database.autoCommit("reading the installation in schema " + sql.schema(), this::readySystem) != null;
+    }
+
+    /**
+     * The recorded versions, whatever they are (nothing is refused), or empty when the schema holds no
+     * installation.
+     */
+    public Optional<RecordedVersions> recorded() {
+        return database.autoCommit("reading the DDL versions in schema " + sql.schema(), connection -> {
+            if (!migrations.migrationLogExists(connection)) {
+                return Optional.empty();
+            }
+            MigrationQueries.Versions system = migrations.systemVersions(connection);
+            if (system.version() == 0) {
+                return Optional.empty();
+            }
+            return Optional.of(new RecordedVersions(system, migrations.recordedStreamVersions(connection)));
+        });
+    }
+
+    /** Forgets the system row's id once the installation was destroyed, so the next registration creates it. */
+    public void forget() {
+        systemId = 0;
     }
 
     /**

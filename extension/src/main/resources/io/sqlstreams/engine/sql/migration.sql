@@ -35,3 +35,11 @@ VALUES (:stream_id, :version, :min_compatible_version, :status, :error)
 
 -- name: schema_exists
 SELECT to_regnamespace(:schema_name) IS NOT NULL AS present
+
+-- name: recorded_stream_versions
+SELECT s.name, coalesce(max(m.version), 0) AS version,
+       coalesce(max(m.min_compatible_version), 0) AS min_compatible_version
+FROM {schema}.stream_config s
+LEFT JOIN {schema}.migration_log m ON m.stream_id = s.id AND m.status = 'success'
+GROUP BY s.name
+ORDER BY s.name

@@ -1,0 +1,54 @@
+package io.sqlstreams;
+
+/**
+ * The installation itself (the schema's shared tables and the system's own workers), for an operator or a
+ * deployment step. A handle does no I/O until a verb is called; the client has one, {@link SqlStreams#system()}.
+ */
+public interface SystemHandle {
+
+    /**
+     * Creates the installation when it is missing and writes the system's worker rows from {@code config}, in one
+     * transaction. Safe on every start. A declaration that differs from the stored one replaces it and keeps each
+     * worker's target, so a suspension an operator set stays. A stream's register creates the installation too,
+     * with the defaults.
+     *
+     * @throws InvalidConfigurationException (SQL0108) for an invalid {@code config}
+     * @throws SqlStreamsException           SQL0064 when the connecting role may not create the schema or its
+     *                                       tables; SQL0022 / SQL0023 when the database is at another DDL version
+     */
+    void register(SystemConfig config);
+
+    /**
+     * The installation as it is recorded now.
+     *
+     * @throws SqlStreamsException SQL0017 when the schema holds no installation
+     */
+    SystemState get();
+
+    /**
+     * Brings the installation to this build's DDL version and returns it: creates it when missing (this build knows
+     * version 1 only).
+     *
+     * @throws SqlStreamsException SQL0023 when the database needs a newer library; SQL0064 as for {@link #register}
+     */
+    int migrate();
+
+    /**
+     * The system scope's DDL version as {@code migration_log} records it.
+     *
+     * @throws SqlStreamsException SQL0017 when the schema holds no installation
+     */
+    int migrationVersion();
+
+    /**
+     * Deletes everything the library created in the schema: every stream's tables, then the shared tables, then
+     * the schema itself when nothing else is left in it (a schema that still holds other tables stays). Serialised
+     * with migrations. Unless {@link DestroyOptions#force()}, refuses while a worker instance is live or a stream is
+     * registered. A later {@link #register} creates the installation afresh.
+     *
+     * @throws SqlStreamsException SQL0008 without {@link ClientConfig#allowDestroy()}; SQL0017 when there is no
+     *                             installation; SQL0010 while a worker instance is live and SQL0011 while a stream
+     *                             is registered (both only when not forced)
+     */
+    void destroy(DestroyOptions options);
+}

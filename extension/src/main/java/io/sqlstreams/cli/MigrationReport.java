@@ -1,0 +1,134 @@
+package io.sqlstreams.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.query.MigrationQueries.Versions;
+import io.sqlstreams.engine.schema.SchemaMigrator;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+
+/**
+ * The recorded DDL versions of an installation (the system scope, then each stream's family) measured against
+ * this build's: {@code migrate versions} prints them, {@code migrate status} adds each scope's standing.
+ */
+final class MigrationReport {
+    /** Where a scope stands against this build, from best to worst. */
+    enum Standing {
+        /** At this build's version. */
+        CURRENT(true),
+        /** Newer than this build, but every step is readable by it. */
+        AHEAD(true),
+        /** Older than this build: migrate it up (SQL0022). */
+        BEHIND(false),
+        /** Holds a step this build cannot read: upgrade the library (SQL0023). */
+        TOO_NEW(false);
+
+        final boolean usable;
+
+        Standing(boolean usable) {
+            this.usable = usable;
+        }
+
+        String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        static Standing of(Versions versions) {
+            if (versions.minCompatibleVersion() > SchemaMigrator.BUILD_VERSION) {
+                return TOO_NEW;
+            }
+            if (versions.version() < SchemaMigrator.BUILD_VERSION) {
+                return BEHIND;
+            }
+            return versions.version() > SchemaMigrator.BUILD_VERSION ? AHEAD : CURRENT;
+        }
+    }
+
+    /** One scope's row: {@code system} with no name, or {@code stream} with its name. */
+    record Scope(String scope, String name, Versions versions) {
+        Standing standing() {
+            return Standing.of(versions);
+        }
+    }
+
+    private final String schema;
+    private final List<Scope> scopes;
+
+    private MigrationReport(String schema, List<Scope> scopes) {
+        this.schema = schema;
+        this.scopes = scopes;
+    }
+
+    /** The installation's report; SQL0017 when the schema holds none. */
+    static MigrationReport read(Installation installation) {
+        SchemaMigrator.RecordedVersions recorded = installation.migrator().recorded()
+                .orElseThrow(() -> new SqlStreamsException(Code.SQL0017, "schema " + installation.schema()
+                        + " holds no sqlstreams installation: run 'sqlstreams migrate init' or 'sqlstreams system"
+                        + " register'"));
+        List<Scope> scopes = new ArrayList<>();
+        scopes.add(new Scope("system", null, recorded.system()));
+        recorded.streams().forEach(stream -> scopes.add(new Scope("stream", stream.stream(), stream.versions())));
+        return new MigrationReport(installation.schema(), scopes);
+    }
+
+    /** The worst standing of any scope: too new, then behind, then ahead, else current. */
+    Standing overall() {
+        Standing worst = Standing.CURRENT;
+        for (Scope scope : scopes) {
+            Standing standing = scope.standing();
+            if (standing.compareTo(worst) > 0) {
+                worst = standing;
+            }
+        }
+        return worst;
+    }
+
+    TextTable table(boolean withStanding) {
+        TextTable table = withStanding ? TextTable.withHeaders("SCOPE", "NAME", "VERSION", "MIN_COMPATIBLE", "STATUS")
+                : TextTable.withHeaders("SCOPE", "NAME", "VERSION", "MIN_COMPATIBLE");
+        for (Scope scope : scopes) {
+            List<String> cells = new ArrayList<>(List.of(scope.scope(),
+                    scope.name() == null ? TextTable.NONE : scope.name(),
+                    String.valueOf(scope.versions().version()),
+                    String.valueOf(scope.versions().minCompatibleVersion())));
+            if (withStanding) {
+                cells.add(scope.standing().wireName());
+            }
+            table.row(cells);
+        }
+        return table;
+    }
+
+    JsonObject json(boolean withStanding) {
+        JsonObjectBuilder document = Json.createObjectBuilder()
+                .add("schema", schema)
+                .add("build_version", SchemaMigrator.BUILD_VERSION);
+        if (withStanding) {
+            document.add("status", overall().wireName()).add("usable", overall().usable);
+        }
+        JsonArrayBuilder streams = Json.createArrayBuilder();
+        for (Scope scope : scopes) {
+            JsonObjectBuilder entry = Json.createObjectBuilder();
+            if (scope.name() != null) {
+                entry.add("stream", scope.name());
+            }
+            entry.add("version", scope.versions().version())
+                    .add("min_compatible_version", scope.versions().minCompatibleVersion());
+            if (withStanding) {
+                entry.add("status", scope.standing().wireName());
+            }
+            if (scope.name() == null) {
+                document.add("system", entry);
+            } else {
+                streams.add(entry);
+            }
+        }
+        return document.add("streams", streams).build();
+    }
+}
