@@ -69,8 +69,11 @@ class SampleOnLibertyIT {
 
         Answer ready = client.get("health/ready");
         assertThat(ready.status()).isEqualTo(200);
-        assertThat(ready.body().getJsonArray("checks").getJsonObject(0).getJsonObject("data"))
-                .containsOnlyKeys("payments.requested/charge-cards", "payments.requested/receipts");
+        JsonObject readiness = ready.body().getJsonArray("checks").getJsonObject(0).getJsonObject("data");
+        assertThat(readiness).containsOnlyKeys("payments.requested/charge-cards", "payments.requested/receipts",
+                "manager");
+        assertThat(readiness.getString("manager")).as("the sample's sessions run the system manager")
+                .startsWith("HOLDING");
     }
 
     @Test
