@@ -61,8 +61,8 @@ class GroupCursorAdvancerTest {
         RecordingLogger otherLogger = new RecordingLogger();
         ConsumerSession first = rig.start(rig.register(GROUP, DECLARATION),
                 ledger.handler("first", Work.SUCCEED), options());
-        ConsumerSession second = rig.start(rig.streamOfAnotherClient(otherLogger).consumer(GROUP).register(DECLARATION),
-                ledger.handler("second", Work.SUCCEED), options());
+        ConsumerSession second = rig.start(rig.streamOfAnotherClient(otherLogger).consumer(GROUP)
+                .register(DECLARATION), ledger.handler("second", Work.SUCCEED), options());
         long groupId = rig.groupId(GROUP);
 
         List<Long> ids = rig.produceNumbered(20);
@@ -84,6 +84,7 @@ class GroupCursorAdvancerTest {
         long groupId = rig.groupId(GROUP);
         await().alias("the first session claimed the advancer").atMost(Duration.ofSeconds(10))
                 .until(() -> liveAdvancers(groupId) == 1);
+        List<String> holderClaim = liveAdvancerIds(groupId);
         ConsumerSession waiting = rig.start(rig.streamOfAnotherClient(new RecordingLogger()).consumer(GROUP)
                 .register(DECLARATION), ledger.handler("waiting", Work.SUCCEED), options());
         long firstBatchEnd = rig.produceNumbered(5).get(4);
@@ -91,11 +92,13 @@ class GroupCursorAdvancerTest {
                 .until(() -> committed() == firstBatchEnd);
 
         holder.stop(Duration.ofSeconds(5));
-        assertThat(liveAdvancers(groupId)).as("the stopped holder released its claim").isZero();
+        assertThat(sql.strings("SELECT i.id::text " + ADVANCER_ROWS, groupId))
+                .as("the stopped holder released its claim").doesNotContainAnyElementsOf(holderClaim);
 
         await().alias("the waiting session claimed the advancer within InstanceTTL + one heartbeat")
                 .atMost(INSTANCE_TTL.plus(INSTANCE_TTL.dividedBy(2)))
                 .until(() -> liveAdvancers(groupId) == 1);
+        assertThat(liveAdvancerIds(groupId)).as("a claim of its own").doesNotContainAnyElementsOf(holderClaim);
         assertThat(waiting.isRunning()).isTrue();
         long secondBatchEnd = rig.produce(6);
         await().alias("the cursor keeps advancing behind the remaining session").atMost(Duration.ofSeconds(20))
@@ -149,6 +152,10 @@ class GroupCursorAdvancerTest {
     private long liveAdvancers(long groupId) throws SQLException {
         return Long.parseLong(sql.strings("SELECT count(*) " + ADVANCER_ROWS + " AND i.expires_at > now()",
                 groupId).get(0));
+    }
+
+    private List<String> liveAdvancerIds(long groupId) throws SQLException {
+        return sql.strings("SELECT i.id::text " + ADVANCER_ROWS + " AND i.expires_at > now()", groupId);
     }
 
     /** Distinct cursor_advancer instances the group's claims and renewals recorded. */
