@@ -146,7 +146,7 @@ class ConsumerGroupExtensionTest {
             HealthCheck readiness = container.select(HealthCheck.class, Readiness.Literal.INSTANCE);
             Sql sql = new Sql(database);
             String groupRows = " FROM {s}.worker_instance WHERE worker_id IN (SELECT id FROM {s}.worker_config"
-                    + " WHERE consumer_group_id IS NOT NULL)";
+                    + " WHERE consumer_group_id IS NOT NULL AND name IN ('message_consumer', 'exception_consumer'))";
             List<String> before = sql.strings("SELECT id::text" + groupRows);
 
             assertThat(sql.update("DELETE" + groupRows)).as("the session's instance rows removed").isEqualTo(2);
@@ -176,7 +176,7 @@ class ConsumerGroupExtensionTest {
             HealthCheck readiness = container.select(HealthCheck.class, Readiness.Literal.INSTANCE);
             Set<String> failedSessions = new HashSet<>();
             int restarts = 0;
-            for (String role : List.of("claim", "dispatch", "exceptions", "heartbeat", "refresh", "cursor")) {
+            for (String role : List.of("claim", "dispatch", "exceptions", "heartbeat", "refresh")) {
                 String prefix = "sqlstreams-" + role + "-charge-cards-";
                 Thread loop = await().atMost(WAIT).until(() -> Thread.getAllStackTraces().keySet().stream()
                         .filter(thread -> thread.isAlive() && thread.getName().startsWith(prefix)

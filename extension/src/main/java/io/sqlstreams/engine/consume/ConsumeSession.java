@@ -25,16 +25,17 @@ import io.sqlstreams.engine.loop.Loop;
 import io.sqlstreams.engine.loop.NamedThreads;
 
 /**
- * One consume session, wired when it begins: its liveness rows, the executors it creates, and its loops — claim
- * ({@link ClaimLoop}), dispatch ({@link Dispatcher}), exception path ({@link ExceptionLoop}), heartbeat,
- * declaration refresh and cursor advance — each on a {@link Loop} whose unrequested exit fails the session.
+ * One consume session, wired when it begins: its liveness rows, the executors it creates, its loops — claim
+ * ({@link ClaimLoop}), dispatch ({@link Dispatcher}), exception path ({@link ExceptionLoop}), heartbeat and
+ * declaration refresh — each on a {@link Loop} whose unrequested exit fails the session, and its share of the
+ * group's own workers ({@link GroupWorkers}: the cursor advance), reconciled at start and at every heartbeat.
  * Stopping it stops claiming, waits for in-flight handlers up to the shutdown timeout, settles every open range
- * ({@link RangeCommitter}), and then, in one place, closes every executor, releases its liveness rows and logs
- * SQL0041 with its counters. With disableGracefulShutdown it halts instead ({@link Halt}): no wait for the
- * handlers, only the outcomes already known are recorded, and the rest is left to lease expiry.
+ * ({@link RangeCommitter}), and then, in one place, stops its group workers (releasing their claims), closes
+ * every executor, releases its liveness rows and logs SQL0041 with its counters. With disableGracefulShutdown it
+ * halts instead ({@link Halt}): no wait for the handlers, only the outcomes already known are recorded, and the
+ * rest is left to lease expiry.
  */
 final class ConsumeSession<T> implements ConsumerSession {
-    private static final Duration CURSOR_ADVANCE_PERIOD = Duration.ofSeconds(1);
     /** Beyond the record margin, how long the stop waits for the recorder thread's last commits. */
     private static final Duration RECORD_WAIT_SLACK = Duration.ofSeconds(1);
 
@@ -51,6 +52,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final GroupConfigCache config;
     private final WorkerInstances instances;
     private final CursorAdvancer advancer;
+    private final GroupWorkers groupWorkers;
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final Halt halt = new Halt();
     private final CountDownLatch started = new CountDownLatch(1);
@@ -84,6 +86,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         this.config = new GroupConfigCache(engine, group, declared);
         this.instances = new WorkerInstances(engine, group);
         this.advancer = new CursorAdvancer(engine, group);
+        this.groupWorkers = new GroupWorkers(engine, group, options.resolvedInstanceTtl(), advancer);
         this.startedAt = engine.environment().clock().instant();
         this.lastHeartbeat = startedAt;
     }
@@ -105,6 +108,7 @@ final class ConsumeSession<T> implements ConsumerSession {
                 + " shutdown_timeout=" + options.resolvedShutdownTimeout(current).toMillis() + "ms");
         executors = new SessionExecutors(engine.environment().threadFactory(), this::threadName);
         startLoops();
+        groupWorkers.reconcile();
         started.countDown();
     }
 
@@ -143,10 +147,6 @@ final class ConsumeSession<T> implements ConsumerSession {
         heartbeat = loop(upkeepLoops, "heartbeat", Loop.every(options.resolvedInstanceTtl().dividedBy(2),
                 this::renewLiveness));
         loop(upkeepLoops, "refresh", Loop.every(options.resolvedConfigRefreshInterval(), config::refresh));
-        loop(upkeepLoops, "cursor", loop -> {
-            advanceCursor();
-            loop.pause(CURSOR_ADVANCE_PERIOD);
-        });
         loop(workLoops, "claim", claims);
         loop(workLoops, "dispatch", dispatcher);
         loop(workLoops, "exceptions", exceptions);
@@ -171,6 +171,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         } catch (SqlStreamsException failed) {
             SessionFailure.rethrowIfEnding(failed);
         }
+        groupWorkers.reconcile();
     }
 
     private void advanceCursor() {
@@ -254,6 +255,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         } finally {
             workLoops.forEach(Loop::stop);
             upkeepLoops.forEach(Loop::stop);
+            groupWorkers.stop();
             if (executors != null) {
                 executors.close();
             }

@@ -19,15 +19,19 @@ final class CursorAdvancer {
         this.queries = new ClaimQueries(engine.sql());
     }
 
-    void advance() {
+    /** Advances the cursor where its target is ahead; false when the group's cursor row is gone with the group. */
+    boolean advance() {
         ClaimQueries.CommitTarget target = engine.database().autoCommit("reading the commit target of "
                 + group.describe(), connection -> queries.commitTarget(connection, group.ids()).orElse(null));
-        if (target == null || target.target() <= target.committed()) {
-            return;
+        if (target == null) {
+            return false;
         }
-        engine.database().autoCommit("advancing the committed cursor of " + group.describe(), connection -> {
-            queries.advanceCommitted(connection, group.ids(), target.target());
-            return null;
-        });
+        if (target.target() > target.committed()) {
+            engine.database().autoCommit("advancing the committed cursor of " + group.describe(), connection -> {
+                queries.advanceCommitted(connection, group.ids(), target.target());
+                return null;
+            });
+        }
+        return true;
     }
 }

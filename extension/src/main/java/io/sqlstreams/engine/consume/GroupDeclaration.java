@@ -15,13 +15,15 @@ import io.sqlstreams.engine.query.GroupQueries;
 import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.worker.WorkerDeclaration;
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
 
 /**
  * A consumer group's {@code register}: on first registration the group row and its cursor (placed by
  * {@link ConsumerConfig#start()}, read this once only); every time, the declaration written to the group's
- * {@code message_consumer} and {@code exception_consumer} worker rows, newest wins. Declared bindings are
- * offered once here; a session declares them again and waits until they are in place.
+ * {@code message_consumer} and {@code exception_consumer} worker rows, newest wins, and the group's
+ * {@code cursor_advancer} row (target 1, empty document) inserted where missing, so an operator's target stays.
+ * Declared bindings are offered once here; a session declares them again and waits until they are in place.
  */
 final class GroupDeclaration {
     private final Engine engine;
@@ -53,6 +55,8 @@ final class GroupDeclaration {
             String subject = "consumer group \"" + groupName + "\" on stream \"" + streamName + "\"";
             workers.declareShared(connection, WorkerQueries.Owner.CONSUMER_GROUP, groupId, subject,
                     List.of(GroupRows.MESSAGE_CONSUMER, GroupRows.EXCEPTION_CONSUMER), document, -1);
+            workers.declareMissing(connection, WorkerQueries.Owner.CONSUMER_GROUP, groupId, List.of(
+                    new WorkerDeclaration.Row(GroupRows.CURSOR_ADVANCER, Json.createObjectBuilder().build(), 1)));
             engine.bindings().declare(connection, stream.id(), groupId, subject,
                     BindingPatterns.normalize(config.bindings() == null ? List.of() : config.bindings()), List.of());
             return new RegisteredGroup(stream.id(), stream.name(), groupId, groupName, stream.deliveryLogMode());

@@ -14,6 +14,7 @@ import io.sqlstreams.engine.sql.Sql;
 final class GroupRows {
     static final String MESSAGE_CONSUMER = "message_consumer";
     static final String EXCEPTION_CONSUMER = "exception_consumer";
+    static final String CURSOR_ADVANCER = "cursor_advancer";
 
     private final GroupQueries groups;
     private final WorkerQueries workers;

@@ -95,7 +95,10 @@ public final class GroupQueries {
         return counts;
     }
 
-    /** The group's live instances, not counting {@code excluded} (worker-instance ids). */
+    /**
+     * The group's live consuming instances ({@code message_consumer} and {@code exception_consumer} rows), not
+     * counting {@code excluded} (worker-instance ids).
+     */
     public long liveInstancesExcept(Connection connection, long groupId, List<Long> excluded) throws SQLException {
         try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("group_live_instances_except"))) {
             return query.bind("consumer_group_id", groupId)

@@ -73,9 +73,12 @@ ORDER BY id DESC
 LIMIT 1
 
 -- name: group_live_instances_except
+-- The consuming sessions' rows only: a session's cursor_advancer claim (racing its own binding declaration) never
+-- counts, and a session that holds one holds its message_consumer and exception_consumer rows too.
 SELECT count(*) AS live_instances
 FROM {schema}.worker_instance i JOIN {schema}.worker_config w ON w.id = i.worker_id
 WHERE w.consumer_group_id = :consumer_group_id AND i.expires_at > now()
+  AND w.name IN ('message_consumer', 'exception_consumer')
   AND i.id <> ALL (:except_instances::bigint[])
 
 -- name: log_binding_attempt

@@ -53,13 +53,14 @@ import io.sqlstreams.testing.RecordingLogger;
 class GroupDeclarationTest extends GroupTestBase {
     private static final String DECLARED_BY = "^.+:\\d+:[0-9a-f]{8}$";
     private static final String WORKER_CONFIG_REPLACED = "SQL0059";
+    private static final String CURSOR_ADVANCER = "cursor_advancer";
 
     /** A payload type without {@code @SchemaVersion}. */
     public record Unversioned(long n) {
     }
 
     @Test
-    void firstRegisterCreatesTheGroupItsCursorAndBothWorkerRows() throws SQLException {
+    void firstRegisterCreatesTheGroupItsCursorAndItsWorkerRows() throws SQLException {
         StreamHandle<Numbered> stream = registeredStream("decl.first");
         long streamId = stream.get().orElseThrow().id();
         ConsumerHandle<Numbered> handle = stream.consumer("billing");
@@ -71,15 +72,15 @@ class GroupDeclarationTest extends GroupTestBase {
                 + " AND name = ?", groupId, streamId, "billing")).isEqualTo(1);
         assertThat(probe.cursor(streamId, groupId)).containsExactly(0L, 0L, 0L, 0L);
         assertThat(probe.workers(groupId)).extracting(row -> row.get(0))
-                .containsExactlyElementsOf(GroupProbe.WORKER_NAMES);
+                .containsExactlyElementsOf(GroupProbe.ALL_WORKER_NAMES);
         assertStoredDocument(groupId, "{}");
-        for (String worker : GroupProbe.WORKER_NAMES) {
+        for (String worker : GroupProbe.ALL_WORKER_NAMES) {
             List<List<String>> log = probe.table("SELECT l.metadata::text, l.target_instances::text, l.declared_by"
                     + " FROM {s}.worker_config_log l JOIN {s}.worker_config w ON w.id = l.worker_id"
                     + " WHERE w.consumer_group_id = ? AND w.name = ? AND l.name = w.name", groupId, worker);
             assertThat(log).as("config log of %s", worker).hasSize(1);
             assertThat(probe.sameJson(log.get(0).get(0), "{}")).isTrue();
-            assertThat(log.get(0).get(1)).isEqualTo("-1");
+            assertThat(log.get(0).get(1)).isEqualTo(worker.equals(CURSOR_ADVANCER) ? "1" : "-1");
             assertThat(log.get(0).get(2)).matches(DECLARED_BY);
         }
         assertThat(logger.withCode(Code.SQL0116.id())).singleElement().asString()
@@ -88,7 +89,7 @@ class GroupDeclarationTest extends GroupTestBase {
     }
 
     @Test
-    void workersListsBothRowsWithTheirStoredDocumentTargetAndLiveCount() throws SQLException {
+    void workersListsEveryRowWithItsStoredDocumentTargetAndLiveCount() throws SQLException {
         ConsumerHandle<Numbered> handle = registeredGroup("decl.workers", "ledger",
                 messageDefaults(Duration.ofSeconds(10), 5));
         long groupId = groupId(handle);
@@ -97,13 +98,15 @@ class GroupDeclarationTest extends GroupTestBase {
 
         List<Worker> workers = handle.workers();
 
-        assertThat(workers).extracting(Worker::name).containsExactlyElementsOf(GroupProbe.WORKER_NAMES);
+        assertThat(workers).extracting(Worker::name).containsExactlyElementsOf(GroupProbe.ALL_WORKER_NAMES);
         assertThat(workers).extracting(worker -> Long.toString(worker.id()))
-                .containsExactly(rows.get(0).get(0), rows.get(1).get(0));
+                .containsExactly(rows.get(0).get(0), rows.get(1).get(0), rows.get(2).get(0));
         for (Worker worker : workers) {
-            assertThat(probe.sameJson(worker.metadata(), "{\"message\": {\"timeout\": \"10s\", \"retry\":"
-                    + " {\"max_retries\": 5}}}")).as("metadata of %s: %s", worker.name(), worker.metadata()).isTrue();
-            assertThat(worker.targetInstances()).isEqualTo(-1);
+            boolean advancer = worker.name().equals(CURSOR_ADVANCER);
+            assertThat(probe.sameJson(worker.metadata(), advancer ? "{}" : "{\"message\": {\"timeout\": \"10s\","
+                    + " \"retry\": {\"max_retries\": 5}}}")).as("metadata of %s: %s", worker.name(), worker.metadata())
+                    .isTrue();
+            assertThat(worker.targetInstances()).as("target of %s", worker.name()).isEqualTo(advancer ? 1 : -1);
             assertThat(worker.liveInstances()).isZero();
             assertThat(worker.createdAt()).isNotNull();
             assertThat(worker.updatedAt()).isNotNull();
@@ -153,8 +156,9 @@ class GroupDeclarationTest extends GroupTestBase {
 
         long groupId = groupId(handle);
         assertStoredDocument(groupId, expected);
-        assertThat(handle.workers()).allSatisfy(worker -> assertThat(probe.sameJson(worker.metadata(), expected))
-                .as("workers() metadata of %s: %s", worker.name(), worker.metadata()).isTrue());
+        assertThat(handle.workers()).filteredOn(worker -> GroupProbe.WORKER_NAMES.contains(worker.name()))
+                .hasSize(2).allSatisfy(worker -> assertThat(probe.sameJson(worker.metadata(), expected))
+                        .as("workers() metadata of %s: %s", worker.name(), worker.metadata()).isTrue());
         for (String worker : GroupProbe.WORKER_NAMES) {
             assertThat(probe.bool("SELECT l.metadata = ?::jsonb FROM {s}.worker_config_log l"
                     + " JOIN {s}.worker_config w ON w.id = l.worker_id WHERE w.consumer_group_id = ?"
@@ -219,10 +223,16 @@ class GroupDeclarationTest extends GroupTestBase {
                 + " \"concurrency_override\": \"exclusive\"}";
         assertStoredDocument(groupId, expected);
         List<List<String>> after = workerState(groupId);
+        assertThat(after).hasSize(3);
         for (int i = 0; i < after.size(); i++) {
             assertThat(after.get(i).get(0)).as("worker row id kept").isEqualTo(before.get(i).get(0));
-            assertThat(after.get(i).get(2)).as("updated_at of %s moves", after.get(i).get(1))
-                    .isNotEqualTo(before.get(i).get(2));
+            if (after.get(i).get(1).equals(CURSOR_ADVANCER)) {
+                assertThat(after.get(i)).as("the cursor_advancer row is not the declaration's")
+                        .isEqualTo(before.get(i));
+            } else {
+                assertThat(after.get(i).get(2)).as("updated_at of %s moves", after.get(i).get(1))
+                        .isNotEqualTo(before.get(i).get(2));
+            }
         }
         for (String worker : GroupProbe.WORKER_NAMES) {
             assertThat(probe.configLog(groupId, worker)).as("snapshots of %s", worker).isEqualTo(2);
@@ -367,6 +377,7 @@ class GroupDeclarationTest extends GroupTestBase {
         for (String worker : GroupProbe.WORKER_NAMES) {
             assertThat(probe.configLog(groupId, worker)).as("one creation snapshot of %s", worker).isEqualTo(1);
         }
+        assertThat(probe.configLog(groupId, CURSOR_ADVANCER)).as("one cursor_advancer, created once").isEqualTo(1);
         assertThat(logger.withCode(Code.SQL0116.id())).hasSize(1);
         assertThat(logger.withCode(WORKER_CONFIG_REPLACED)).isEmpty();
     }
@@ -376,14 +387,16 @@ class GroupDeclarationTest extends GroupTestBase {
         ConsumerHandle<Numbered> handle = registeredGroup("decl.heal", "healed",
                 ConsumerConfig.builder().maxRangeReclaims(4).build());
         long groupId = groupId(handle);
-        probe.update("DELETE FROM {s}.worker_config WHERE consumer_group_id = ? AND name = ?", groupId,
-                "exception_consumer");
+        for (String lost : List.of("exception_consumer", CURSOR_ADVANCER)) {
+            probe.update("DELETE FROM {s}.worker_config WHERE consumer_group_id = ? AND name = ?", groupId, lost);
+        }
 
         handle.register(ConsumerConfig.builder().maxRangeReclaims(4).build());
 
         assertStoredDocument(groupId, "{\"max_range_reclaims\": 4}");
         assertThat(probe.configLog(groupId, "exception_consumer")).isEqualTo(1);
         assertThat(probe.configLog(groupId, "message_consumer")).isEqualTo(1);
+        assertThat(probe.configLog(groupId, CURSOR_ADVANCER)).isEqualTo(1);
         assertThat(logger.withCode(WORKER_CONFIG_REPLACED)).isEmpty();
     }
 
@@ -509,9 +522,17 @@ class GroupDeclarationTest extends GroupTestBase {
                 .retry(RetryPolicy.builder().maxRetries(maxRetries).build()).build()).build();
     }
 
-    /** Both worker rows hold exactly {@code json} (as jsonb) and the unbounded target. */
+    /**
+     * Both of the declaration's worker rows hold exactly {@code json} (as jsonb) and the unbounded target, and the
+     * group's {@code cursor_advancer} row, which no declaration writes, keeps the empty document and target 1.
+     */
     private void assertStoredDocument(long groupId, String json) throws SQLException {
-        List<List<String>> workers = probe.workers(groupId);
+        List<List<String>> rows = probe.workers(groupId);
+        assertThat(rows).extracting(row -> row.get(0)).containsExactlyElementsOf(GroupProbe.ALL_WORKER_NAMES);
+        assertThat(probe.sameJson(rows.get(0).get(1), "{}")).as("cursor_advancer metadata %s", rows.get(0).get(1))
+                .isTrue();
+        assertThat(rows.get(0).get(2)).as("cursor_advancer target_instances").isEqualTo("1");
+        List<List<String>> workers = rows.subList(1, rows.size());
         assertThat(workers).extracting(row -> row.get(0)).containsExactlyElementsOf(GroupProbe.WORKER_NAMES);
         for (List<String> worker : workers) {
             assertThat(probe.sameJson(worker.get(1), json)).as("metadata of %s is %s, expected %s", worker.get(0),

@@ -27,8 +27,9 @@ import io.sqlstreams.testing.PostgresTest;
 
 /**
  * A group's worker liveness against a real PostgreSQL (digest §7.1): a session holds one {@code worker_instance}
- * row per group worker, renews it every InstanceTTL/2 and deletes it on close; {@code workers()} counts it; a
- * suspended worker (target 0) refuses a session with SQL0107.
+ * row per group worker (the group's only session also holds its {@code cursor_advancer}), renews it every
+ * InstanceTTL/2 and deletes it on close; {@code workers()} counts it; a suspended worker (target 0) refuses a
+ * session with SQL0107.
  */
 @PostgresTest
 class GroupLivenessTest extends GroupTestBase {
@@ -40,11 +41,13 @@ class GroupLivenessTest extends GroupTestBase {
         ConsumerHandle<Numbered> handle = registeredGroup("live.session", "heartbeat");
         long groupId = groupId(handle);
         try (ConsumerSession session = idleSession(handle)) {
+            await("the session's fleet claimed the group's cursor_advancer").atMost(WAIT)
+                    .until(() -> probe.instances(groupId).size() == 3);
             assertThat(handle.workers()).extracting(Worker::name, Worker::liveInstances)
-                    .containsExactly(Tuple.tuple("exception_consumer", 1),
+                    .containsExactly(Tuple.tuple("cursor_advancer", 1), Tuple.tuple("exception_consumer", 1),
                             Tuple.tuple("message_consumer", 1));
             List<List<String>> claimed = probe.instances(groupId);
-            assertThat(claimed).extracting(row -> row.get(0)).containsExactlyElementsOf(GroupProbe.WORKER_NAMES);
+            assertThat(claimed).extracting(row -> row.get(0)).containsExactlyElementsOf(GroupProbe.ALL_WORKER_NAMES);
             assertThat(probe.bool("SELECT bool_and(i.expires_at > now() AND i.expires_at <= now() + ? * interval"
                     + " '1 millisecond') FROM {s}.worker_instance i JOIN {s}.worker_config w"
                     + " ON w.id = i.worker_id WHERE w.consumer_group_id = ?", INSTANCE_TTL.toMillis(), groupId))
@@ -85,10 +88,13 @@ class GroupLivenessTest extends GroupTestBase {
         assertThat(handle.workers()).filteredOn(worker -> worker.name().equals(suspended))
                 .extracting(Worker::targetInstances).as("a redeclaration keeps the suspension").containsExactly(0);
 
-        probe.update("UPDATE {s}.worker_config SET target_instances = -1 WHERE consumer_group_id = ?", groupId);
+        probe.update("UPDATE {s}.worker_config SET target_instances = -1 WHERE consumer_group_id = ? AND name = ?",
+                groupId, suspended);
         try (ConsumerSession session = instance.start(message -> { }, ConsumeFixtures.fastSession().build())) {
             assertThat(session.awaitStarted(WAIT)).as("the same instance starts once unsuspended").isTrue();
-            assertThat(probe.instances(groupId)).hasSize(2);
+            await("the session holds its liveness rows and the group's cursor_advancer").atMost(WAIT)
+                    .untilAsserted(() -> assertThat(probe.instances(groupId)).extracting(row -> row.get(0))
+                            .containsExactlyElementsOf(GroupProbe.ALL_WORKER_NAMES));
         }
     }
 

@@ -11,8 +11,10 @@ import io.sqlstreams.testing.TestDatabase;
  * stream family tables are named with the stream id, every value is bound.
  */
 final class GroupProbe extends Sql {
-    /** A group's two worker rows, in the order {@code workers()} lists them (by name). */
+    /** The two worker rows a group's declaration is written to, in the order {@code workers()} lists them (by name). */
     static final List<String> WORKER_NAMES = List.of("exception_consumer", "message_consumer");
+    /** Every worker row of a registered group, by name: the declaration's two and the {@code cursor_advancer}. */
+    static final List<String> ALL_WORKER_NAMES = List.of("cursor_advancer", "exception_consumer", "message_consumer");
 
     GroupProbe(TestDatabase database) {
         super(database);

@@ -84,7 +84,9 @@ class GroupVerbsTest extends GroupTestBase {
         assertThat(probe.sameJson(inspection.declared(), "{\"message\": {\"timeout\": \"10s\", \"retry\":"
                 + " {\"max_retries\": 5}}, \"message_max\": {\"timeout\": \"20s\"}, \"max_range_reclaims\": 7}"))
                 .as("declared %s", inspection.declared()).isTrue();
-        assertThat(probe.sameJson(inspection.declared(), handle.workers().get(0).metadata()))
+        Worker messageConsumer = handle.workers().stream().filter(worker -> worker.name().equals("message_consumer"))
+                .findFirst().orElseThrow();
+        assertThat(probe.sameJson(inspection.declared(), messageConsumer.metadata()))
                 .as("inspect shows the stored document").isTrue();
         assertThat(inspection.declaredConfig()).isEqualTo(declared);
         RetryPolicy fiveRetries = new RetryPolicy(5, null, Duration.ofSeconds(1), Duration.ofMinutes(5), 2);
@@ -136,12 +138,14 @@ class GroupVerbsTest extends GroupTestBase {
         try (ConsumerSession session = started(handle.register().start(message -> { },
                 ConsumeFixtures.fastSession().build()))) {
             long groupId = groupId(handle);
+            await("the session holds its two liveness rows and the group's cursor_advancer").atMost(WAIT)
+                    .until(() -> groupRowCounts(streamId, groupId).get(4) == 3);
             List<Long> before = groupRowCounts(streamId, groupId);
 
             assertRefused(() -> handle.destroy(DestroyOptions.guarded()), Code.SQL0015);
 
             assertThat(groupRowCounts(streamId, groupId)).isEqualTo(before);
-            assertThat(before.subList(0, 3)).as("group, cursor, workers").containsExactly(1L, 1L, 2L);
+            assertThat(before.subList(0, 3)).as("group, cursor, workers").containsExactly(1L, 1L, 3L);
             assertThat(session.isRunning()).isTrue();
         }
     }
@@ -184,7 +188,7 @@ class GroupVerbsTest extends GroupTestBase {
         }
         long groupId = groupId(handle);
         assertThat(groupRowCounts(streamId, groupId)).as(ROW_KINDS)
-                .containsExactly(1L, 1L, 2L, 2L, 0L, 0L, 1L, 0L, 0L);
+                .containsExactly(1L, 1L, 3L, 3L, 0L, 0L, 1L, 0L, 0L);
         probe.update("INSERT INTO {s}.worker_instance (worker_id, expires_at) SELECT id, now() - interval"
                 + " '1 minute' FROM {s}.worker_config WHERE consumer_group_id = ? AND name = 'message_consumer'",
                 groupId);
@@ -214,7 +218,7 @@ class GroupVerbsTest extends GroupTestBase {
             holdKeyLease(streamId, doomedId);
             holdKeyLease(streamId, keptId);
             await().atMost(WAIT).untilAsserted(() -> assertThat(groupRowCounts(streamId, doomedId)).as(ROW_KINDS)
-                    .containsExactly(1L, 1L, 2L, 2L, 2L, 1L, 1L, 1L, 1L));
+                    .containsExactly(1L, 1L, 3L, 3L, 3L, 1L, 1L, 1L, 1L));
             List<Long> keptBefore = groupRowCounts(streamId, keptId);
 
             doomed.destroy(DestroyOptions.forced());

@@ -78,7 +78,7 @@ class SessionInstanceReclaimTest {
         assertThat(session.isRunning()).isTrue();
         assertThat(session.failure()).isEmpty();
         assertThat(messageConsumerRows(groupId)).as("a fresh, live row").hasSize(1).doesNotContainAnyElementsOf(before);
-        assertThat(rig.instanceRows(GROUP)).isEqualTo(2);
+        assertThat(rig.sessionRows(GROUP)).as("the lost row replaced, not joined").isEqualTo(2);
         assertThat(rig.logger.withCode("SQL0114")).singleElement()
                 .satisfies(line -> assertThat(line).contains("message_consumer").contains("goes on"));
         assertThat(rig.logger.withCode("SQL0012")).isEmpty();

@@ -76,7 +76,7 @@ class SessionLifecycleTest {
                 .satisfies(refused -> assertThat(((SqlStreamsException) refused).code()).isEqualTo(Code.SQL0001));
         assertThatThrownBy(() -> instance.consume(ledger.handler("second", Work.SUCCEED), options().build()))
                 .isInstanceOf(AlreadyConsumingException.class);
-        assertThat(rig.instanceRows(GROUP)).as("the refused starts claimed no rows").isEqualTo(2);
+        assertThat(rig.sessionRows(GROUP)).as("the refused starts claimed no rows").isEqualTo(2);
         assertThat(first.isRunning()).isTrue();
         rig.produce(1);
         assertThat(ledger.awaitFirstRun(1, Duration.ofSeconds(10)).session()).isEqualTo("first");
@@ -171,7 +171,7 @@ class SessionLifecycleTest {
                 options().batchLimit(1).messageConcurrency(1).build());
         ConsumerSession wideSession = rig.start(wide, ledger.handler("wide", work),
                 options().batchLimit(16).messageConcurrency(8).build());
-        assertThat(rig.instanceRows(GROUP)).isEqualTo(4);
+        assertThat(rig.sessionRows(GROUP)).isEqualTo(4);
 
         rig.produceNumbered(total);
         await().alias("all handled").atMost(Duration.ofSeconds(30)).until(() -> ledger.handled().size() == total);

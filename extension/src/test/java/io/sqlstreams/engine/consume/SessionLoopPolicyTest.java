@@ -49,7 +49,7 @@ class SessionLoopPolicyTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"claim", "dispatch", "exceptions", "heartbeat", "refresh", "cursor"})
+    @ValueSource(strings = {"claim", "dispatch", "exceptions", "heartbeat", "refresh"})
     void anInterruptedLoopFailsTheSessionWithItsCode(String loop) throws Exception {
         ConsumerInstance<Numbered> instance = rig.register(GROUP, DECLARATION);
         ConsumerSession session = rig.start(instance, ledger.handler("interrupted", Work.SUCCEED),

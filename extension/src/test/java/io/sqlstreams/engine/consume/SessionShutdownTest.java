@@ -81,9 +81,9 @@ class SessionShutdownTest {
 
         ConsumerSession first = rig.start(rig.register(GROUP, declaration), ledger.handler("first", work), options);
         ConsumerSession second = rig.start(rig.register(GROUP, declaration), ledger.handler("second", work), options);
-        assertThat(rig.instanceRows(GROUP)).as("two rows per session").isEqualTo(4);
+        assertThat(rig.sessionRows(GROUP)).as("two rows per session").isEqualTo(4);
         Duration firstStop = stopAfter(first, 300);
-        assertThat(rig.instanceRows(GROUP)).as("the first session's rows are released").isEqualTo(2);
+        assertThat(rig.sessionRows(GROUP)).as("the first session's rows are released").isEqualTo(2);
         Duration secondStop = stopAfter(second, 600);
         assertThat(rig.instanceRows(GROUP)).isZero();
         ConsumerSession third = rig.start(rig.register(GROUP, declaration), ledger.handler("third", work), options);

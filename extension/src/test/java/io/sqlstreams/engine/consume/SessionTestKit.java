@@ -120,10 +120,20 @@ final class SessionTestKit {
             return stream.consumer(group).get().orElseThrow().id();
         }
 
-        /** The group's worker_instance rows (live or not): what a running session holds. */
+        /** The group's worker_instance rows (live or not), a held cursor_advancer's included. */
         long instanceRows(String group) throws SQLException {
             return count("SELECT count(*) FROM {schema}.worker_instance i JOIN {schema}.worker_config w"
                     + " ON w.id = i.worker_id WHERE w.consumer_group_id = ?", groupId(group));
+        }
+
+        /**
+         * The group's message_consumer and exception_consumer instance rows (live or not): the liveness rows every
+         * running session holds, two each, whichever session holds the group's cursor_advancer.
+         */
+        long sessionRows(String group) throws SQLException {
+            return count("SELECT count(*) FROM {schema}.worker_instance i JOIN {schema}.worker_config w"
+                    + " ON w.id = i.worker_id WHERE w.consumer_group_id = ?"
+                    + " AND w.name IN ('message_consumer', 'exception_consumer')", groupId(group));
         }
 
         /** worker_config_log rows of the group's workers. */
@@ -138,11 +148,12 @@ final class SessionTestKit {
                     + " WHERE consumer_group_id = ? ORDER BY name", groupId(group));
         }
 
-        /** Overwrites the stored declaration of every worker of the group, behind the library's back. */
+        /** Overwrites the stored declaration on both of the group's declaration workers, behind the library's back. */
         void overwriteDeclaration(String group, String json) throws SQLException {
             try (Connection connection = database.dataSource().getConnection();
                  PreparedStatement update = connection.prepareStatement(expand(
-                         "UPDATE {schema}.worker_config SET metadata = ?::jsonb WHERE consumer_group_id = ?"))) {
+                         "UPDATE {schema}.worker_config SET metadata = ?::jsonb WHERE consumer_group_id = ?"
+                                 + " AND name IN ('message_consumer', 'exception_consumer')"))) {
                 update.setString(1, json);
                 update.setLong(2, groupId(group));
                 assertThat(update.executeUpdate()).as("worker rows overwritten").isEqualTo(2);
