@@ -23,6 +23,8 @@ import io.sqlstreams.SqlStreams;
  */
 final class SteadyRun<R> implements AutoCloseable {
     static final int MESSAGE_CONCURRENCY = SustainedScenario.MESSAGE_CONCURRENCY;
+    /** The phase of a reading taken before the first phase began. */
+    static final String BEFORE_FIRST = "starting";
 
     /** What a reading is taken with: the sampler's connection, the phase running and the messages handled so far. */
     @FunctionalInterface
@@ -93,7 +95,7 @@ final class SteadyRun<R> implements AutoCloseable {
         this.sessions = sessions;
         this.producer = stream.handle().producer().register();
         this.sampler = PeriodicSampler.start("bench-" + group + "-sampler", context.dataSource(), period,
-                connection -> reading.read(connection, load.current() == null ? "-" : load.current().name(),
+                connection -> reading.read(connection, load.current() == null ? BEFORE_FIRST : load.current().name(),
                         load.handled()),
                 timed -> context.progress().note(String.format(Locale.ROOT, "  t=%4.0fs %s",
                         timed.seconds(), describe.apply(timed.value()))));
