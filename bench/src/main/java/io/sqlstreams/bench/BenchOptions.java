@@ -156,10 +156,12 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                         + RetentionScenario.DEFAULT_SOAK.toSeconds() + " s), then a held-back phase, half held by"
                         + " an idle group and half released (default " + RetentionScenario.DEFAULT_HOLD.toSeconds()
                         + " s); offered msg/s (default " + RetentionScenario.DEFAULT_RATE + ")",
-                "  mvcc:          [--before S] [--during S] [--after S] [--rate R]: phases around an open REPEATABLE"
-                        + " READ transaction (default " + MvccScenario.DEFAULT_BEFORE.toSeconds() + ", "
-                        + MvccScenario.DEFAULT_DURING.toSeconds() + ", " + MvccScenario.DEFAULT_AFTER.toSeconds()
-                        + " s); offered msg/s (default " + MvccScenario.DEFAULT_RATE + ")");
+                "  mvcc:          [--before S] [--during S] [--after S] [--rate R] [--horizon xid|snapshot]: phases"
+                        + " around an open REPEATABLE READ transaction (default " + MvccScenario.DEFAULT_BEFORE
+                        .toSeconds() + ", " + MvccScenario.DEFAULT_DURING.toSeconds() + ", "
+                        + MvccScenario.DEFAULT_AFTER.toSeconds() + " s); offered msg/s (default "
+                        + MvccScenario.DEFAULT_RATE + "); what that transaction takes: a transaction id (default) or"
+                        + " only its snapshot");
     }
 
     /** The nearest directory from the working directory up that holds {@code bench/pom.xml}, else the working one. */

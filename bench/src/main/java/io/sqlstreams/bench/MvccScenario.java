@@ -84,17 +84,18 @@ final class MvccScenario implements Scenario {
         Duration during = options.phases().during().orElse(smoke ? SMOKE_PHASE : DEFAULT_DURING);
         Duration after = options.phases().after().orElse(smoke ? SMOKE_PHASE : DEFAULT_AFTER);
         Duration period = smoke ? SMOKE_PERIOD : DEFAULT_PERIOD;
+        HorizonHolder.Kind horizon = options.phases().horizon().orElse(HorizonHolder.Kind.XID);
         SqlStreams admin = ConsumeClients.one(context);
         SqlStreams consumer = ConsumeClients.one(context);
         List<String> notes = new ArrayList<>();
         notes.add(String.format(Locale.ROOT, "Default stream settings; one group, one session (batchLimit %d,"
                         + " queueSize %d, messageConcurrency %d). Open-loop produce() at %,d msg/s from %d callers."
                         + " Phases: before %d s, during %d s (another connection: BEGIN ISOLATION LEVEL REPEATABLE"
-                        + " READ; SELECT txid_current(); held open), after %d s (rolled back). Hot tables read"
-                        + " every %d s; dead tuples are pg_stat_user_tables.n_dead_tup as last flushed.",
+                        + " READ; %s; held open), after %d s (rolled back). Hot tables read every %d s; dead tuples"
+                        + " are pg_stat_user_tables.n_dead_tup as last flushed.",
                 SustainedScenario.BATCH_LIMIT, 2 * SustainedScenario.BATCH_LIMIT, SteadyRun.MESSAGE_CONCURRENCY,
-                rate, SustainedScenario.callers(rate), before.toSeconds(), during.toSeconds(), after.toSeconds(),
-                period.toSeconds()));
+                rate, SustainedScenario.callers(rate), before.toSeconds(), during.toSeconds(), horizon.statement(),
+                after.toSeconds(), period.toSeconds()));
         String autovacuum = LedgerQueries.text(context.dataSource(), "SELECT current_setting('autovacuum')");
         try (BenchStream stream = BenchStream.register(admin, context.dataSource(), context.schema(), "mvcc")) {
             FamilyStats stats = new FamilyStats(context.schema(), stream.id());
@@ -105,13 +106,13 @@ final class MvccScenario implements Scenario {
                             phase, handled), Reading::describe)) {
                 run.phase(BEFORE, before, () -> { });
                 run.phase(DURING, during, () -> {
-                    holder[0] = HorizonHolder.open(context.dataSource());
-                    context.progress().note("holding the xmin horizon: transaction " + holder[0].xid()
-                            + " open at REPEATABLE READ");
+                    holder[0] = HorizonHolder.open(context.dataSource(), horizon);
+                    context.progress().note("holding the xmin horizon: " + horizon.statement() + " ("
+                            + holder[0].xid() + ") open at REPEATABLE READ");
                 });
                 run.phase(AFTER, after, () -> {
                     holder[0].close();
-                    context.progress().note("transaction " + holder[0].xid() + " rolled back");
+                    context.progress().note("the transaction holding the horizon rolled back");
                 });
                 outcome = run.finish(false);
             } finally {

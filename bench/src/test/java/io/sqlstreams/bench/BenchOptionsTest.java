@@ -91,8 +91,13 @@ class BenchOptionsTest {
         assertThat(told.phases().seconds()).contains(Duration.ofSeconds(30));
         assertThat(told.phases().hold()).contains(Duration.ofSeconds(8));
         assertThat(told.chaos().rate()).hasValue(500);
+        assertThat(told.phases().horizon()).isEmpty();
+        assertThat(BenchOptions.parse(new String[] {"mvcc", "--horizon", "snapshot"}).phases().horizon())
+                .contains(HorizonHolder.Kind.SNAPSHOT);
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"mvcc", "--during", "0"}))
                 .hasMessageContaining("--during");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"mvcc", "--horizon", "lock"}))
+                .hasMessageContaining("--horizon needs xid or snapshot");
     }
 
     @Test
