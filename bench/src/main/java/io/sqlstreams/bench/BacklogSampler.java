@@ -1,8 +1,7 @@
 package io.sqlstreams.bench;
 
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -13,68 +12,31 @@ import javax.sql.DataSource;
  * the sampled span, so one noisy sample (the committed cursor moves once a second) does not decide.
  */
 final class BacklogSampler implements AutoCloseable {
-    private static final long PERIOD_NANOS = 1_000_000_000L;
+    private static final Duration PERIOD = Duration.ofSeconds(1);
 
     /** One sample: seconds since the start, backlog in messages. */
     record Point(double seconds, long backlog) {
     }
 
-    private final Thread thread;
-    private final List<Point> points = new ArrayList<>();
-    private volatile boolean stopping;
-    private volatile SQLException failure;
+    private final PeriodicSampler<Long> sampler;
 
-    private BacklogSampler(DataSource dataSource, BenchStream stream, long startNanos) {
-        thread = new Thread(() -> sample(dataSource, stream, startNanos), "bench-backlog");
-        thread.setDaemon(true);
+    private BacklogSampler(PeriodicSampler<Long> sampler) {
+        this.sampler = sampler;
     }
 
     static BacklogSampler start(DataSource dataSource, BenchStream stream) {
-        BacklogSampler sampler = new BacklogSampler(dataSource, stream, System.nanoTime());
-        sampler.thread.start();
-        return sampler;
-    }
-
-    private void sample(DataSource dataSource, BenchStream stream, long startNanos) {
-        try (Connection connection = dataSource.getConnection()) {
-            long next = startNanos;
-            while (!stopping) {
-                long now = System.nanoTime();
-                if (now < next) {
-                    Thread.sleep((next - now) / 1_000_000, (int) ((next - now) % 1_000_000));
-                    continue;
-                }
-                long backlog = stream.backlog(connection);
-                synchronized (points) {
-                    points.add(new Point((System.nanoTime() - startNanos) / 1e9, backlog));
-                }
-                next += PERIOD_NANOS;
-            }
-        } catch (SQLException e) {
-            failure = e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return new BacklogSampler(PeriodicSampler.start("bench-backlog", dataSource, PERIOD, stream::backlog,
+                reading -> { }));
     }
 
     /** Stops sampling and returns the samples. */
     List<Point> stop() throws SQLException, InterruptedException {
-        stopping = true;
-        thread.interrupt();
-        thread.join();
-        if (failure != null) {
-            throw failure;
-        }
-        synchronized (points) {
-            return List.copyOf(points);
-        }
+        return sampler.stop().stream().map(reading -> new Point(reading.seconds(), reading.value())).toList();
     }
 
     @Override
     public void close() throws Exception {
-        if (!stopping) {
-            stop();
-        }
+        sampler.close();
     }
 
     /** Growth over the samples' span by least squares; 0 with fewer than two samples. */

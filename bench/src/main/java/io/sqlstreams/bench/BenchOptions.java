@@ -27,11 +27,13 @@ import java.util.OptionalLong;
  * @param stepLength  {@code --step-seconds}: one {@code sustained} step, one {@code latency} phase; empty for the
  *                    scenario's default
  * @param pickups     {@code --pickups}: pickups after idle per poll rate (the {@code latency} scenario)
- * @param chaos       the {@code chaos} scenario's flags
+ * @param chaos       the {@code chaos} scenario's flags; its {@code --rate} is also the offered rate of
+ *                    {@code retention} and {@code mvcc}
+ * @param phases      the phase lengths of {@code retention} and {@code mvcc}
  */
 record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, Duration measurement, boolean smoke,
                     Path out, OptionalLong messages, OptionalLong competitorMessages, List<Integer> rates,
-                    Optional<Duration> stepLength, OptionalInt pickups, ChaosOptions chaos) {
+                    Optional<Duration> stepLength, OptionalInt pickups, ChaosOptions chaos, PhaseOptions phases) {
 
     static final int DEFAULT_REPETITIONS = 3;
     static final Duration DEFAULT_MEASUREMENT = Duration.ofSeconds(5);
@@ -61,12 +63,16 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
         Duration stepLength = null;
         Integer pickups = null;
         ChaosOptions chaos = ChaosOptions.none();
+        PhaseOptions phases = PhaseOptions.none();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
                 case "--jdbc-url" -> jdbcUrl = value(args, ++i, arg);
                 case "--repetitions" -> repetitions = positiveInt(value(args, ++i, arg), arg);
-                case "--seconds" -> measurement = positiveSeconds(value(args, ++i, arg), arg);
+                case "--seconds" -> {
+                    measurement = positiveSeconds(value(args, ++i, arg), arg);
+                    phases = phases.withSeconds(measurement);
+                }
                 case "--smoke" -> smoke = true;
                 case "--out" -> out = Path.of(value(args, ++i, arg));
                 case "--messages" -> messages = (long) positiveInt(value(args, ++i, arg), arg);
@@ -77,6 +83,10 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 default -> {
                     if (ChaosOptions.FLAGS.contains(arg)) {
                         chaos = chaos.with(arg, value(args, ++i, arg));
+                        continue;
+                    }
+                    if (PhaseOptions.FLAGS.contains(arg)) {
+                        phases = phases.with(arg, value(args, ++i, arg));
                         continue;
                     }
                     if (arg.startsWith("-") || scenario != null) {
@@ -103,7 +113,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 messages == null ? OptionalLong.empty() : OptionalLong.of(messages),
                 competitorMessages == null ? OptionalLong.empty() : OptionalLong.of(competitorMessages), rates,
                 Optional.ofNullable(stepLength), pickups == null ? OptionalInt.empty() : OptionalInt.of(pickups),
-                chaos);
+                chaos, phases);
     }
 
     static String usage(Collection<String> scenarios) {
@@ -141,7 +151,17 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                         + ChaosScenario.SECONDS_PER_RESTART.toSeconds() + " s, at least 1)",
                 "  --seed         seed of the message mix and the fault schedule (default: random, printed)",
                 "  --pg-restart-command  with --jdbc-url: the shell command that restarts that server"
-                        + " (without it a given server is not restarted)");
+                        + " (without it a given server is not restarted)",
+                "  retention:     [--seconds S] [--hold-seconds S] [--rate R]: steady soak (default "
+                        + RetentionScenario.DEFAULT_SOAK.toSeconds() + " s), then a held-back phase, half held by"
+                        + " an idle group and half released (default " + RetentionScenario.DEFAULT_HOLD.toSeconds()
+                        + " s); offered msg/s (default " + RetentionScenario.DEFAULT_RATE + ")",
+                "  mvcc:          [--before S] [--during S] [--after S] [--rate R] [--horizon xid|snapshot]: phases"
+                        + " around an open REPEATABLE READ transaction (default " + MvccScenario.DEFAULT_BEFORE
+                        .toSeconds() + ", " + MvccScenario.DEFAULT_DURING.toSeconds() + ", "
+                        + MvccScenario.DEFAULT_AFTER.toSeconds() + " s); offered msg/s (default "
+                        + MvccScenario.DEFAULT_RATE + "); what that transaction takes: a transaction id (default) or"
+                        + " only its snapshot");
     }
 
     /** The nearest directory from the working directory up that holds {@code bench/pom.xml}, else the working one. */
@@ -182,7 +202,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
         return List.copyOf(values);
     }
 
-    private static Duration positiveSeconds(String text, String flag) throws UsageException {
+    static Duration positiveSeconds(String text, String flag) throws UsageException {
         try {
             double seconds = Double.parseDouble(text);
             if (seconds > 0 && seconds <= 86_400) {

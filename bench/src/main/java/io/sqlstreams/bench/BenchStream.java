@@ -37,9 +37,15 @@ final class BenchStream implements AutoCloseable {
 
     /** Registers a fresh stream called {@code bench.<kind>.<n>} through {@code client}. */
     static BenchStream register(SqlStreams client, DataSource dataSource, String schema, String kind) {
+        return register(client, dataSource, schema, kind, StreamConfig.defaults());
+    }
+
+    /** Registers a fresh stream called {@code bench.<kind>.<n>} with {@code config} through {@code client}. */
+    static BenchStream register(SqlStreams client, DataSource dataSource, String schema, String kind,
+                                StreamConfig config) {
         StreamHandle<BenchPayload> handle = client.stream("bench." + kind + "." + NAMES.incrementAndGet(),
                 BenchPayload.class);
-        handle.register(StreamConfig.defaults());
+        handle.register(config);
         return new BenchStream(handle, dataSource, schema, handle.get().orElseThrow().id());
     }
 

@@ -26,6 +26,20 @@ final class DeliveryLedger {
     }
 
     /**
+     * For a log that retention thins while it is read: whether every acknowledged id reached the handlers, with the
+     * distinct handled ids standing where the stored ones would (the report's "stored" column counts them).
+     *
+     * @param acknowledgedIds  ids returned to the producers, ascending
+     * @param duplicateResults produce results that reported a duplicate
+     * @param handledIds       every id a handler was called with, ascending, repeats included
+     */
+    static Ledger ofRetained(long[] acknowledgedIds, long duplicateResults, long[] handledIds) {
+        long[] handled = Arrays.stream(handledIds).distinct().toArray();
+        LedgerQueries.RowCount rows = new LedgerQueries.RowCount(handled.length, handled.length);
+        return withHandled(Ledger.ofIds(acknowledgedIds, duplicateResults, rows, handled), handled, handledIds);
+    }
+
+    /**
      * For a queue whose rows do not expose the ids the harness gave them (JobRunr's jobs): the enqueued side by
      * counts, the delivered side by ids against the ids that were enqueued.
      *

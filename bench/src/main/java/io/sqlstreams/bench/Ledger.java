@@ -27,6 +27,12 @@ record Ledger(long acknowledged, long stored, long distinct, long lost, long une
         this(acknowledged, stored, distinct, lost, unexpected, duplicates, delivered, undelivered, null);
     }
 
+    /**
+     * The ledger of a figure whose messages another figure of the same run accounts for (one phase of a run whose
+     * ledger is the whole run's); the report leaves it out.
+     */
+    static final Ledger IN_ANOTHER_FIGURE = new Ledger(0, 0, 0, 0, 0, 0, null, null);
+
     /** This ledger with {@code violations} broken promises counted against it. */
     Ledger withViolations(long violations) {
         return new Ledger(acknowledged, stored, distinct, lost, unexpected, duplicates, delivered, undelivered,

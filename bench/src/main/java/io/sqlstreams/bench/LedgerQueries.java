@@ -51,4 +51,13 @@ final class LedgerQueries {
             return row.getLong(1);
         }
     }
+
+    /** The single text {@code query} answers. */
+    static String text(DataSource dataSource, String query) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery(query)) {
+            row.next();
+            return row.getString(1);
+        }
+    }
 }

@@ -34,7 +34,9 @@ enum Metric {
     /** PostgreSQL restarts (chaos). */
     RESTARTS("restarts", "%,.0f"),
     /** Runs of a message after its first successful run started (chaos): expected after kills, not failed. */
-    DUPLICATES("duplicates", "%,.0f");
+    DUPLICATES("duplicates", "%,.0f"),
+    /** A group's head − committed when a phase ended, in messages (retention, mvcc). */
+    LAG("lag at end", "%,.0f");
 
     private final String heading;
     private final String pattern;

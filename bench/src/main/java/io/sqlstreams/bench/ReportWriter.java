@@ -54,8 +54,8 @@ final class ReportWriter {
             out.append("- Every figure is the median (min – max) over the repetitions; every percentage is of the"
                     + " same run's baseline median.\n");
         } else {
-            out.append("- Started ").append(report.startedAt()).append("; one run, no raw-SQL baselines (this"
-                    + " scenario checks behaviour, not speed)").append(smoke).append(".\n");
+            out.append("- Started ").append(report.startedAt()).append("; one run, no raw-SQL baselines (")
+                    .append(report.scenario().withoutBaselinesBecause()).append(")").append(smoke).append(".\n");
         }
         out.append("- Payload: ").append(count(BenchPayload.TARGET_BYTES)).append("-byte JSON (`BenchPayload` through"
                 + " JSON-B); every commit durable.\n\n");
@@ -71,6 +71,7 @@ final class ReportWriter {
             figureTable(out, result.figures(), result.comparisons().stream()
                     .collect(Collectors.toMap(Comparison::subject, Function.identity())));
         });
+        report.result().ifPresent(result -> result.tables().forEach(table -> series(out, table)));
         report.result().filter(result -> !result.invariants().isEmpty()).ifPresent(result -> invariants(out,
                 result.invariants()));
         report.result().filter(result -> !result.notes().isEmpty()).ifPresent(result -> {
@@ -129,6 +130,14 @@ final class ReportWriter {
         out.append('\n');
     }
 
+    private static void series(StringBuilder out, SeriesTable table) {
+        out.append("### ").append(table.title()).append("\n\n");
+        row(out, table.headings().stream().map(h -> h.replace(" →", "")).toList());
+        row(out, table.headings().stream().map(h -> h.endsWith(" →") ? "---:" : "---").toList());
+        table.rows().forEach(cells -> row(out, cells));
+        out.append('\n');
+    }
+
     private static void invariants(StringBuilder out, List<Invariant> invariants) {
         boolean passed = invariants.stream().allMatch(Invariant::passed);
         out.append("### Invariants: ").append(passed ? "PASSED" : "**BROKEN**").append("\n\n");
@@ -143,7 +152,8 @@ final class ReportWriter {
     }
 
     private static void ledger(StringBuilder out, List<Figure> figures) {
-        List<Ledger> ledgers = figures.stream().flatMap(f -> f.samples().stream()).map(Sample::ledger).toList();
+        List<Ledger> ledgers = figures.stream().flatMap(f -> f.samples().stream()).map(Sample::ledger)
+                .filter(l -> l != Ledger.IN_ANOTHER_FIGURE).toList();
         boolean passed = figures.stream().allMatch(Figure::ledgersPassed);
         out.append("## Ledger\n\n**").append(passed ? "PASSED" : "FAILED").append("** over ")
                 .append(ledgers.size()).append(" checks: lost = ").append(sum(ledgers, Ledger::lost))
@@ -159,6 +169,9 @@ final class ReportWriter {
         for (Figure figure : figures) {
             for (int k = 0; k < figure.samples().size(); k++) {
                 Ledger l = figure.samples().get(k).ledger();
+                if (l == Ledger.IN_ANOTHER_FIGURE) {
+                    continue;
+                }
                 row(out, List.of(figure.label(), String.valueOf(k + 1), count(l.acknowledged()), count(l.stored()),
                         count(l.distinct()), l.delivered() == null ? "–" : count(l.delivered()),
                         l.undelivered() == null ? "–" : count(l.undelivered()), count(l.lost()),

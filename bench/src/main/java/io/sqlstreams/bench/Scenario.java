@@ -18,4 +18,9 @@ interface Scenario {
     default boolean measuresBaselines() {
         return true;
     }
+
+    /** Why a scenario that does not {@linkplain #measuresBaselines() measure the baselines} needs none. */
+    default String withoutBaselinesBecause() {
+        return "this scenario checks behaviour, not speed";
+    }
 }

@@ -79,6 +79,28 @@ class BenchOptionsTest {
     }
 
     @Test
+    void phaseLengthsAreOptionalAndParsed() throws Exception {
+        BenchOptions none = BenchOptions.parse(new String[] {"mvcc"});
+        BenchOptions told = BenchOptions.parse(new String[] {"mvcc", "--before", "1.5", "--during", "600",
+                "--after", "2", "--seconds", "30", "--hold-seconds", "8", "--rate", "500"});
+
+        assertThat(none.phases()).isEqualTo(PhaseOptions.none());
+        assertThat(told.phases().before()).contains(Duration.ofMillis(1500));
+        assertThat(told.phases().during()).contains(Duration.ofMinutes(10));
+        assertThat(told.phases().after()).contains(Duration.ofSeconds(2));
+        assertThat(told.phases().seconds()).contains(Duration.ofSeconds(30));
+        assertThat(told.phases().hold()).contains(Duration.ofSeconds(8));
+        assertThat(told.chaos().rate()).hasValue(500);
+        assertThat(told.phases().horizon()).isEmpty();
+        assertThat(BenchOptions.parse(new String[] {"mvcc", "--horizon", "snapshot"}).phases().horizon())
+                .contains(HorizonHolder.Kind.SNAPSHOT);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"mvcc", "--during", "0"}))
+                .hasMessageContaining("--during");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"mvcc", "--horizon", "lock"}))
+                .hasMessageContaining("--horizon needs xid or snapshot");
+    }
+
+    @Test
     void aGivenServerIsRestartedOnlyThroughItsCommandAndTheEmbeddedOneNeedsNone() throws Exception {
         assertThat(BenchOptions.parse(new String[] {"chaos", "--jdbc-url", "jdbc:postgresql://db/x"}).chaos()
                 .restarts()).as("restarts left to the default: none for a given server").isEmpty();

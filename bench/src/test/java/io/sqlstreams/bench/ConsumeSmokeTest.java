@@ -79,6 +79,33 @@ class ConsumeSmokeTest {
         assertThat(text).contains(", violations = 0\n");
     }
 
+    @Test
+    void retentionSmokeRunReportsEveryPhaseTheSeriesAndTheVerdicts() throws Exception {
+        String text = run("retention", "--seconds", "6", "--hold-seconds", "4");
+
+        for (String phase : List.of(RetentionScenario.SOAK, RetentionScenario.HELD, RetentionScenario.RELEASED)) {
+            assertThat(text).contains("| " + RetentionScenario.phaseLabel(phase) + " |",
+                    "| " + phase + " | partitions |");
+        }
+        assertThat(text).contains("| " + RetentionScenario.WHOLE_RUN_LABEL + " |",
+                "### " + RetentionScenario.SERIES_TITLE, "### " + RetentionScenario.SUMMARY_TITLE,
+                "Verdict, partition count bounded: ", "Held back by the idle group: partitions ");
+    }
+
+    @Test
+    void mvccSmokeRunReportsEveryPhaseAgainstTheFirstAndTheHotTables() throws Exception {
+        String text = run("mvcc", "--before", "2", "--during", "2", "--after", "2");
+
+        for (String phase : List.of(MvccScenario.BEFORE, MvccScenario.DURING, MvccScenario.AFTER)) {
+            assertThat(text).contains("| " + MvccScenario.phaseLabel(phase) + " |");
+            for (String table : MvccScenario.TABLES) {
+                assertThat(text).contains("| " + phase + " | " + table + " |");
+            }
+        }
+        assertThat(text).contains("| " + MvccScenario.WHOLE_RUN_LABEL + " |", "### " + MvccScenario.SERIES_TITLE,
+                "Throughput during the held horizon: ");
+    }
+
     /** Runs {@code scenario} in smoke mode with short baselines; returns its report after the common checks. */
     private static String run(String scenario, String... extra) throws Exception {
         Path report = OUT.resolve(LocalDate.now() + "-" + scenario + ".md");
