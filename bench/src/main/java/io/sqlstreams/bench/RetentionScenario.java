@@ -11,6 +11,7 @@ import java.util.function.ToLongFunction;
 
 import io.sqlstreams.JanitorConfig;
 import io.sqlstreams.SqlStreams;
+import io.sqlstreams.SystemConfig;
 import io.sqlstreams.StreamConfig;
 
 /**
@@ -100,7 +101,7 @@ final class RetentionScenario implements Scenario {
         SqlStreams consumer = ConsumeClients.one(context);
         List<String> notes = new ArrayList<>();
         notes.add(String.format(Locale.ROOT, "Stream: partitionSize %,d, retentionTtl %d s, janitor pollRate %d s;"
-                        + " the manager's poll rate set to %d s (its worker row). One group (%s), one session"
+                        + " the manager's poll rate set to %d s (system register). One group (%s), one session"
                         + " (batchLimit %d, messageConcurrency %d) whose client runs the manager and so the janitor."
                         + " Open-loop produce() at %,d msg/s. Soak %d s, then %d s held back by a second group"
                         + " (%s, registered, never started), then %d s after re-registering the stream with"
@@ -110,7 +111,7 @@ final class RetentionScenario implements Scenario {
                 half.toSeconds(), period.toSeconds()));
         try (BenchStream stream = BenchStream.register(admin, context.dataSource(), context.schema(), "retention",
                 config)) {
-            ManagerPollRate.set(context.dataSource(), context.schema(), MANAGER_POLL_RATE);
+            admin.system().register(new SystemConfig(MANAGER_POLL_RATE));
             FamilyStats stats = new FamilyStats(context.schema(), stream.id());
             SteadyRun.Outcome<Reading> outcome;
             try (SteadyRun<Reading> run = SteadyRun.start(context, consumer, stream, GROUP, rate,
