@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 import org.junit.jupiter.api.AfterEach;
@@ -56,6 +58,8 @@ class ManagerServiceTest {
     private final List<EngineClient> clients = new ArrayList<>();
     private final List<RecordingLogger> loggers = new ArrayList<>();
     private final List<CompletableFuture<Void>> runs = new CopyOnWriteArrayList<>();
+    /** A thread per run: the common pool may have one worker here, which a blocking run() would hold. */
+    private final ExecutorService runThreads = Executors.newCachedThreadPool();
 
     @BeforeEach
     void install(TestDatabase database) throws SQLException {
@@ -70,9 +74,12 @@ class ManagerServiceTest {
 
     @AfterEach
     void stopEverything() {
-        clients.forEach(client -> client.manager().stop());
-        runs.forEach(CompletableFuture::join);
+        await().atMost(PATIENCE).until(() -> {
+            clients.forEach(client -> client.manager().stop());
+            return runs.stream().allMatch(CompletableFuture::isDone);
+        });
         clients.forEach(EngineClient::close);
+        runThreads.shutdownNow();
     }
 
     private EngineClient client(Function<ClientConfig.Builder, ClientConfig.Builder> settings) {
@@ -86,7 +93,7 @@ class ManagerServiceTest {
 
     /** Runs the client's manager on a thread of its own until the test stops it. */
     private void run(EngineClient client) {
-        runs.add(CompletableFuture.runAsync(() -> client.manager().run()));
+        runs.add(CompletableFuture.runAsync(() -> client.manager().run(), runThreads));
     }
 
     /** Makes sure the manager row exists, then sets its poll rate to 200 ms and its target to 1. */
