@@ -8,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +22,7 @@ import io.sqlstreams.JanitorConfig;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.SystemConfig;
 import io.sqlstreams.tck.deployment.ChargeCards;
 import io.sqlstreams.tck.deployment.Journal;
 import io.sqlstreams.tck.deployment.Payment;
@@ -58,6 +60,7 @@ public abstract class ManagerScenario extends TckScenario {
      */
     @Test
     void theApplicationsManagerRunsTheJanitorWhichDropsConsumedExpiredPartitions() throws Exception {
+        client(SCHEMA).system().register(new SystemConfig(Duration.ofSeconds(1)));
         StreamHandle<Payment> stream = client(SCHEMA).stream(Payment.STREAM, Payment.class);
         Stream registered = stream.register(StreamConfig.builder().partitionSize(10L).retentionTtl(Duration.ofHours(1))
                 .janitor(new JanitorConfig(Duration.ofMillis(500), null, null, null)).build());
@@ -66,13 +69,15 @@ public abstract class ManagerScenario extends TckScenario {
 
         deployer.deploy(RETAINING);
         try {
-            await().atMost(WAIT).until(() -> journalled(SCHEMA) == MESSAGES);
-            await().atMost(WAIT).until(() -> committed(SCHEMA, registered) >= ids.get(MESSAGES - 1));
+            await().atMost(WAIT).untilAsserted(() -> assertThat(journalled(SCHEMA)).as(state(registered))
+                    .isEqualTo(MESSAGES));
+            await().atMost(WAIT).untilAsserted(() -> assertThat(committed(SCHEMA, registered)).as(state(registered))
+                    .isGreaterThanOrEqualTo(ids.get(MESSAGES - 1)));
             execute("UPDATE " + SCHEMA + ".message_log_" + registered.id()
                     + " SET created_at = now() - interval '2 hours' WHERE id < 20");
 
-            await().atMost(WAIT).until(() -> !partitionExists(SCHEMA, registered, 0)
-                    && !partitionExists(SCHEMA, registered, 1));
+            await().atMost(WAIT).untilAsserted(() -> assertThat(partitions(SCHEMA, registered))
+                    .as(state(registered)).doesNotContain(0L, 1L));
             assertThat(partitionExists(SCHEMA, registered, 2)).as("the active partition stays").isTrue();
             assertThat(liveInstances(SCHEMA, "manager")).isEqualTo(1);
             assertThat(liveInstances(SCHEMA, "stream_janitor")).isEqualTo(1);
@@ -111,6 +116,31 @@ public abstract class ManagerScenario extends TckScenario {
         return number("SELECT coalesce(min(committed), 0) FROM " + schema + ".consumer_group_cursor_" + stream.id());
     }
 
+    /** What the installation looks like now, for a wait that runs out. */
+    private static String state(Stream stream) throws Exception {
+        return "partitions " + partitions(SCHEMA, stream) + ", cursors " + text("SELECT string_agg(format('(claimed %s,"
+                + " committed %s)', claimed, committed), ', ') FROM " + SCHEMA + ".consumer_group_cursor_" + stream.id())
+                + ", live workers " + text("SELECT string_agg(w.name || ' target ' || w.target_instances, ', ') FROM " + SCHEMA
+                + ".worker_instance i JOIN " + SCHEMA + ".worker_config w ON w.id = i.worker_id"
+                + " WHERE i.expires_at > now()") + ", readiness " + health("ready").body();
+    }
+
+    private static List<Long> partitions(String schema, Stream stream) throws SQLException {
+        List<Long> found = new ArrayList<>();
+        try (Connection connection = server().database().getConnection();
+             PreparedStatement statement = connection.prepareStatement("SELECT substring(tablename FROM '_([0-9]+)$')"
+                     + "::bigint FROM pg_tables WHERE schemaname = ? AND tablename LIKE ? ORDER BY 1")) {
+            statement.setString(1, schema);
+            statement.setString(2, "message\\_log\\_" + stream.id() + "\\_%");
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    found.add(rows.getLong(1));
+                }
+            }
+        }
+        return found;
+    }
+
     private static boolean partitionExists(String schema, Stream stream, int partition) throws SQLException {
         return number("SELECT count(*) FROM pg_tables WHERE schemaname = '" + schema + "' AND tablename = 'message_log_"
                 + stream.id() + "_" + partition + "'") == 1;
@@ -124,6 +154,15 @@ public abstract class ManagerScenario extends TckScenario {
     private static long instanceRows(String schema, String worker) throws SQLException {
         return number("SELECT count(*) FROM " + schema + ".worker_instance_log i JOIN " + schema + ".worker_config w"
                 + " ON w.id = i.worker_id WHERE w.name = '" + worker + "'");
+    }
+
+    private static String text(String query) throws SQLException {
+        try (Connection connection = server().database().getConnection();
+             PreparedStatement statement = connection.prepareStatement(query);
+             ResultSet row = statement.executeQuery()) {
+            row.next();
+            return row.getString(1);
+        }
     }
 
     private static long number(String query) throws SQLException {
