@@ -10,19 +10,22 @@ import java.util.regex.Pattern;
  *                       match {@code ^[a-z_][a-z0-9_]{0,62}$}.
  * @param allowDestroy   gate for every destroy verb; without it they fail with SQL0008. Default false.
  * @param disableManager consume sessions skip running the system manager beside them. Default false.
+ * @param disableWakeup  the client neither announces its commits nor listens for other clients' announcements
+ *                       (PostgreSQL {@code LISTEN/NOTIFY}): its sessions find new messages by polling alone, every
+ *                       claimPollRate. Default false.
  * @param logger         where diagnostic lines go; each starts with its code. Default
  *                       {@code System.getLogger("io.sqlstreams")}.
  * @param retry          retry of every PostgreSQL call the library makes on a transient failure (never
  *                       message redelivery). Default {@link RetryPolicy#clientDefaults()}.
  * @param manager        how this process runs the system manager. Default {@link ManagerConfig#defaults()}.
  */
-public record ClientConfig(String schema, boolean allowDestroy, boolean disableManager, System.Logger logger,
-                           RetryPolicy retry, ManagerConfig manager) {
+public record ClientConfig(String schema, boolean allowDestroy, boolean disableManager, boolean disableWakeup,
+                           System.Logger logger, RetryPolicy retry, ManagerConfig manager) {
 
     public static final String DEFAULT_SCHEMA = "sqlstreams";
     public static final Pattern SCHEMA_NAME = Pattern.compile("^[a-z_][a-z0-9_]{0,62}$");
 
-    private static final ClientConfig DEFAULTS = new ClientConfig(null, false, false, null, null, null);
+    private static final ClientConfig DEFAULTS = new ClientConfig(null, false, false, false, null, null, null);
 
     public ClientConfig {
         schema = schema == null || schema.isEmpty() ? DEFAULT_SCHEMA : schema;
@@ -62,6 +65,7 @@ public record ClientConfig(String schema, boolean allowDestroy, boolean disableM
         private String schema;
         private boolean allowDestroy;
         private boolean disableManager;
+        private boolean disableWakeup;
         private System.Logger logger;
         private RetryPolicy retry;
         private ManagerConfig manager;
@@ -84,6 +88,11 @@ public record ClientConfig(String schema, boolean allowDestroy, boolean disableM
             return this;
         }
 
+        public Builder disableWakeup(boolean disableWakeup) {
+            this.disableWakeup = disableWakeup;
+            return this;
+        }
+
         public Builder logger(System.Logger logger) {
             this.logger = logger;
             return this;
@@ -100,7 +109,7 @@ public record ClientConfig(String schema, boolean allowDestroy, boolean disableM
         }
 
         public ClientConfig build() {
-            return new ClientConfig(schema, allowDestroy, disableManager, logger, retry, manager);
+            return new ClientConfig(schema, allowDestroy, disableManager, disableWakeup, logger, retry, manager);
         }
     }
 }

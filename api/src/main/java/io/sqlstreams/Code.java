@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0141}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0144}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -439,7 +439,16 @@ public enum Code {
             "None; a changed setting applies to instances claimed after the change, so restart the instance to apply it now."),
     SQL0141(Kind.EVENT, Level.WARNING, Recovery.NONE, "WorkerStartFailed",
             "The system manager, or a consumer group's session, could not start a runner for one of the workers it reconciles (its stored settings are malformed, or its row could not be read); the line names the worker and the cause.",
-            "The next reconcile pass tries again. A malformed document is fixed by registering its owner (the stream or the group) again; a database failure usually passes.");
+            "The next reconcile pass tries again. A malformed document is fixed by registering its owner (the stream or the group) again; a database failure usually passes."),
+    SQL0142(Kind.EVENT, Level.WARNING, Recovery.NONE, "WakeupUnavailable",
+            "This client cannot listen for the notifications producers send on commit: the data source's connections are not PostgreSQL JDBC connections, or a notification sent to the listening connection never arrived (a pooler in transaction mode, such as PgBouncer, passes LISTEN to a connection that is not this one's). Its sessions find new messages by polling alone, every claimPollRate; logged once per client.",
+            "None needed: nothing is lost, only picked up later. For fast pickup connect the data source to PostgreSQL directly (or through a session-mode pooler), or lower the claim poll rate."),
+    SQL0143(Kind.EVENT, Level.WARNING, Recovery.NONE, "WakeupListenerLost",
+            "The connection this client listens on for commit notifications failed (a database restart, a terminated backend, a network break); until it is back its sessions only poll, and each was woken once in case a notification was missed.",
+            "None: the listener connects again with a back-off and logs SQL0144 when it listens again. If it keeps failing, look at the database's availability and connection limits."),
+    SQL0144(Kind.EVENT, Level.INFO, Recovery.NONE, "WakeupListenerRestored",
+            "The connection this client listens on for commit notifications is listening again after SQL0143; the sessions it serves were woken once.",
+            "None.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

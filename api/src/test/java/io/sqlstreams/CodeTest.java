@@ -32,9 +32,9 @@ class CodeTest {
     }
 
     @Test
-    void constantsAreSql0001ToSql0141InOrder() {
+    void constantsAreSql0001ToSql0144InOrder() {
         Code[] codes = Code.values();
-        assertThat(codes).hasSize(141);
+        assertThat(codes).hasSize(144);
         for (int i = 0; i < codes.length; i++) {
             String expected = String.format("SQL%04d", i + 1);
             assertThat(codes[i].name()).isEqualTo(expected);
@@ -74,7 +74,7 @@ class CodeTest {
                     : Kind.EVENT;
             assertThat(code.kind()).as(code.id()).isEqualTo(expected);
         }
-        assertThat(ofKind(Kind.EVENT)).hasSize(48);
+        assertThat(ofKind(Kind.EVENT)).hasSize(51);
     }
 
     @Test
@@ -172,6 +172,10 @@ class CodeTest {
         assertThat(Code.SQL0140.level()).isEqualTo(Level.INFO);
         assertThat(Code.SQL0141.title()).isEqualTo("WorkerStartFailed");
         assertThat(Code.SQL0141.level()).isEqualTo(Level.WARNING);
+        assertThat(Code.SQL0142.title()).isEqualTo("WakeupUnavailable");
+        assertThat(Code.SQL0143.title()).isEqualTo("WakeupListenerLost");
+        assertThat(Code.SQL0144.title()).isEqualTo("WakeupListenerRestored");
+        assertThat(Code.SQL0144.level()).isEqualTo(Level.INFO);
     }
 
     @ParameterizedTest
@@ -192,7 +196,7 @@ class CodeTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"SQL0000", "SQL0142", "0", "142", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
+    @ValueSource(strings = {"SQL0000", "SQL0145", "0", "145", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
         "SQL-0059", "-59", "+59", "SQLX059", "   "})
     void findRejectsAnythingElse(String text) {
         assertThat(Code.find(text)).isEmpty();

@@ -7,7 +7,7 @@ import java.util.Optional;
 final class Scenarios {
     private static final List<Scenario> ALL = List.of(new BaselineScenario(), new ProduceScenario(),
             new DrainScenario(), new SustainedScenario(), new LatencyScenario(), new KeysScenario(),
-            new ChaosScenario(), new RetentionScenario(), new MvccScenario());
+            new ChaosScenario(), new RetentionScenario(), new MvccScenario(), new WakeupScenario());
 
     private Scenarios() {
     }

@@ -44,5 +44,11 @@ public interface HostedClient extends SqlStreams {
          * commit or roll back with it, in argument order.
          */
         List<ProduceResult> produceInManagedTransaction(Connection enlisted, List<ProduceItem<T>> items);
+
+        /**
+         * Messages of this stream were committed by a transaction the library did not commit itself (the server's):
+         * wakes the stream's idle sessions in every process, as the library's own commits do.
+         */
+        void announceCommit();
     }
 }

@@ -7,7 +7,8 @@ import javax.sql.DataSource;
 
 /**
  * What the runtime takes from the server, by JNDI name: the data source, the managed thread factory for claim
- * loops, the managed executors handlers run on, and whether the caller is inside a JTA transaction. A test or
+ * loops, the managed executors handlers run on, and the caller's JTA transaction (whether there is one, and what
+ * runs after it commits). A test or
  * a non-JNDI host replaces the default bean with an alternative.
  */
 public interface ContainerResources {
@@ -22,4 +23,7 @@ public interface ContainerResources {
 
     /** Whether the calling thread runs inside a JTA transaction. */
     boolean inTransaction();
+
+    /** Runs {@code action} once the calling thread's JTA transaction has committed (never on a rollback). */
+    void afterCommit(Runnable action);
 }

@@ -8,11 +8,13 @@ import javax.naming.NamingException;
 import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
 /**
  * The server's resources by JNDI: {@code java:comp/DefaultManagedThreadFactory} for the claim loops, the
- * transaction synchronization registry for the transaction check.
+ * transaction synchronization registry for the transaction check and the after-commit actions.
  */
 @ApplicationScoped
 public class JndiContainerResources implements ContainerResources {
@@ -36,8 +38,27 @@ public class JndiContainerResources implements ContainerResources {
 
     @Override
     public boolean inTransaction() {
-        return lookup(TRANSACTIONS, TransactionSynchronizationRegistry.class, "transaction synchronization registry")
-                .getTransactionKey() != null;
+        return transactions().getTransactionKey() != null;
+    }
+
+    @Override
+    public void afterCommit(Runnable action) {
+        transactions().registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    action.run();
+                }
+            }
+        });
+    }
+
+    private static TransactionSynchronizationRegistry transactions() {
+        return lookup(TRANSACTIONS, TransactionSynchronizationRegistry.class, "transaction synchronization registry");
     }
 
     private static <R> R lookup(String name, Class<R> type, String what) {

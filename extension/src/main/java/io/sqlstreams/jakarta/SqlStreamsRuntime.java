@@ -131,7 +131,7 @@ public class SqlStreamsRuntime {
             ExecutorService defaultHandlers = resource("the default handler executor",
                     () -> resources.executor(GroupSettings.DEFAULT_EXECUTOR_JNDI_NAME));
             client = EngineClient.create(dataSource, ClientConfig.builder().schema(global.schema())
-                            .disableManager(!global.managerEnabled()).build(),
+                            .disableManager(!global.managerEnabled()).disableWakeup(!global.wakeupEnabled()).build(),
                     new EngineEnvironment(threads, defaultHandlers, Clock.systemUTC(), Sleeper.SYSTEM));
         }
         return client;

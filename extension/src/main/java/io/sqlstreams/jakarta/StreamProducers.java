@@ -49,7 +49,7 @@ public class StreamProducers {
                     StreamRegistration.ifAbsent(runtime.client().stream(stream, payload));
                     return runtime.hostedClient().registerProducer(stream, payload);
                 });
-        return new TransactionalProducer<>(stream, engine, runtime.dataSource(), resources::inTransaction);
+        return new TransactionalProducer<>(stream, engine, runtime.dataSource(), resources);
     }
 
     @PreDestroy

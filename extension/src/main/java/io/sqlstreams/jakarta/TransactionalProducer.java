@@ -3,7 +3,6 @@ package io.sqlstreams.jakarta;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 import javax.sql.DataSource;
 
@@ -18,25 +17,26 @@ import io.sqlstreams.engine.HostedClient;
 /**
  * The injected producer: inside a JTA transaction it writes through a connection of the server's data source,
  * which the server enlists in that transaction, so the message commits or rolls back with the caller's other
- * work (a JPA write, say); outside one it produces through the engine's automatic batching and commits itself.
+ * work (a JPA write, say), and the stream's sessions are woken once that transaction commits; outside one it
+ * produces through the engine's automatic batching and commits itself.
  */
 final class TransactionalProducer<T> implements Producer<T> {
     private final String stream;
     private final HostedClient.HostedProducer<T> engine;
     private final DataSource dataSource;
-    private final BooleanSupplier inTransaction;
+    private final ContainerResources transactions;
 
     TransactionalProducer(String stream, HostedClient.HostedProducer<T> engine, DataSource dataSource,
-                          BooleanSupplier inTransaction) {
+                          ContainerResources transactions) {
         this.stream = stream;
         this.engine = engine;
         this.dataSource = dataSource;
-        this.inTransaction = inTransaction;
+        this.transactions = transactions;
     }
 
     @Override
     public ProduceResult produce(T message, ProduceOptions options) {
-        if (!inTransaction.getAsBoolean()) {
+        if (!transactions.inTransaction()) {
             return engine.produce(message, options);
         }
         return produceEnlisted(List.of(ProduceItem.of(message, options))).get(0);
@@ -44,7 +44,7 @@ final class TransactionalProducer<T> implements Producer<T> {
 
     @Override
     public List<ProduceResult> produceBatch(List<ProduceItem<T>> items) {
-        if (!inTransaction.getAsBoolean()) {
+        if (!transactions.inTransaction()) {
             return engine.produceBatch(items);
         }
         return produceEnlisted(items);
@@ -66,11 +66,14 @@ final class TransactionalProducer<T> implements Producer<T> {
     }
 
     private List<ProduceResult> produceEnlisted(List<ProduceItem<T>> items) {
+        List<ProduceResult> results;
         try (Connection enlisted = dataSource.getConnection()) {
-            return engine.produceInManagedTransaction(enlisted, items);
+            results = engine.produceInManagedTransaction(enlisted, items);
         } catch (SQLException failure) {
             throw failed(failure);
         }
+        transactions.afterCommit(engine::announceCommit);
+        return results;
     }
 
     private SqlStreamsException failed(SQLException failure) {

@@ -3,6 +3,8 @@ package io.sqlstreams.jakarta;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 import javax.sql.DataSource;
 
@@ -14,6 +16,7 @@ import javax.sql.DataSource;
  */
 final class SimulatedTransactions {
     private static final ThreadLocal<Connection> CURRENT = new ThreadLocal<>();
+    private static final ThreadLocal<List<Runnable>> AFTER_COMMIT = ThreadLocal.withInitial(ArrayList::new);
 
     private SimulatedTransactions() {
     }
@@ -30,6 +33,9 @@ final class SimulatedTransactions {
         } finally {
             CURRENT.remove();
         }
+        List<Runnable> actions = List.copyOf(AFTER_COMMIT.get());
+        AFTER_COMMIT.remove();
+        actions.forEach(Runnable::run);
     }
 
     static void rollback() throws SQLException {
@@ -37,7 +43,12 @@ final class SimulatedTransactions {
             connection.rollback();
         } finally {
             CURRENT.remove();
+            AFTER_COMMIT.remove();
         }
+    }
+
+    static void afterCommit(Runnable action) {
+        AFTER_COMMIT.get().add(action);
     }
 
     static boolean active() {

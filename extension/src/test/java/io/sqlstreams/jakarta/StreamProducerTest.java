@@ -2,7 +2,11 @@ package io.sqlstreams.jakarta;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -19,6 +23,7 @@ import io.sqlstreams.jakarta.beans.BrokenInjections;
 import io.sqlstreams.jakarta.beans.BrokenObservers;
 import io.sqlstreams.jakarta.beans.Checkout;
 import io.sqlstreams.jakarta.beans.Payment;
+import io.sqlstreams.testing.AnnouncementListener;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.TestDatabase;
@@ -31,13 +36,14 @@ import io.sqlstreams.testing.TestDatabase;
 class StreamProducerTest {
     private TestDatabase database;
     private ConsumerHandle<Payment> audit;
+    private long streamId;
 
     @BeforeEach
     void registerStream(TestDatabase database) {
         this.database = database;
         EngineClient client = EngineFixtures.client(database, new RecordingLogger());
         StreamHandle<Payment> stream = client.stream("payments.requested", Payment.class);
-        stream.register();
+        streamId = stream.register().id();
         audit = stream.consumer("audit");
         audit.get().ifPresent(group -> audit.destroy(DestroyOptions.forced()));
         audit.register(ConsumerConfig.builder().start(Start.BEGINNING).build());
@@ -72,6 +78,27 @@ class StreamProducerTest {
             assertThat(head()).as("not visible before the transaction commits").isEqualTo(before);
             SimulatedTransactions.commit();
             assertThat(head()).isEqualTo(id);
+        }
+    }
+
+    @Test
+    void aCommittedTransactionAnnouncesItsMessagesARolledBackOneDoesNot() throws Exception {
+        try (CdiContainer container = CdiContainer.start(database, Map.of(), Checkout.class);
+             AnnouncementListener announcements = new AnnouncementListener(database)) {
+            Checkout checkout = container.select(Checkout.class);
+
+            SimulatedTransactions.begin(database.dataSource());
+            checkout.pay("order-rolled-back");
+            SimulatedTransactions.rollback();
+            assertThat(announcements.receive(500)).as("after the rollback").isEmpty();
+
+            SimulatedTransactions.begin(database.dataSource());
+            checkout.pay("order-committed");
+            assertThat(announcements.receive(500)).as("before the commit").isEmpty();
+            SimulatedTransactions.commit();
+            List<String> received = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(10)).until(() -> received.addAll(announcements.receive(200)));
+            assertThat(received).containsExactly(database.schema() + ":" + streamId);
         }
     }
 

@@ -47,4 +47,9 @@ public class TestResources implements ContainerResources {
     public boolean inTransaction() {
         return SimulatedTransactions.active();
     }
+
+    @Override
+    public void afterCommit(Runnable action) {
+        SimulatedTransactions.afterCommit(action);
+    }
 }

@@ -35,12 +35,13 @@ import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
 import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.stream.EngineStreamHandle;
+import io.sqlstreams.engine.wakeup.Wakeups;
 import io.sqlstreams.engine.system.EngineSystemHandle;
 
 /**
  * The engine's client: a caller-owned data source plus the captured configuration. It owns the handler pool only
- * when it made it ({@link #standalone}); closing it stops its running sessions and its part in the system manager,
- * and shuts that pool down.
+ * when it made it ({@link #standalone}); closing it stops its running sessions, its part in the system manager and its
+ * wake-up, and shuts that pool down.
  */
 public final class EngineClient implements HostedClient {
     private final Engine engine;
@@ -87,7 +88,8 @@ public final class EngineClient implements HostedClient {
         String declarer = Declarer.identify();
         Engine engine = new Engine(resolved, database, sql, new SchemaMigrator(database, sql), diagnostics,
                 new PayloadCodec(), environment, declarer,
-                new BindingDeclaration(sql, diagnostics, environment.clock(), declarer), new RunningSessions());
+                new BindingDeclaration(sql, diagnostics, environment.clock(), declarer), new RunningSessions(),
+                Wakeups.of(resolved, database, sql, diagnostics, environment));
         return new EngineClient(engine, ownedPool);
     }
 
@@ -156,6 +158,11 @@ public final class EngineClient implements HostedClient {
         return new StreamJanitorWorker(engine);
     }
 
+    /** This client's wake-up on produce. */
+    public Wakeups wakeups() {
+        return engine.wakeups();
+    }
+
     @Override
     public Diagnostics diagnostics() {
         return engine.diagnostics();
@@ -168,6 +175,7 @@ public final class EngineClient implements HostedClient {
         }
         engine.sessions().stopAll();
         manager.close();
+        engine.wakeups().close();
         if (ownedPool != null) {
             ownedPool.shutdownNow();
         }

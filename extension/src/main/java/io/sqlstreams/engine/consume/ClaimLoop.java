@@ -18,7 +18,8 @@ import io.sqlstreams.engine.loop.Loop;
 /**
  * The claim loop: first puts the group's binding set in place, then keeps the local queue filled with leased
  * ranges, taking room for a batch before each claim. A range's key chains go through the {@link KeyChainGate};
- * everything else, and the chains it admits at once, goes to the queue.
+ * everything else, and the chains it admits at once, goes to the queue. Caught up, it waits ClaimPollRate or until
+ * a commit on its stream is announced ({@link Loop#wake()}).
  */
 final class ClaimLoop implements Loop.Body {
     private static final Duration FENCE_RETRY = Duration.ofMillis(10);
@@ -104,7 +105,11 @@ final class ClaimLoop implements Loop.Body {
         }
         if (poll.range() == null) {
             queue.giveBack(want);
-            loop.pause(poll.caughtUp() ? pollRate : FENCE_RETRY);
+            if (poll.caughtUp()) {
+                loop.pauseUnlessWoken(pollRate);
+            } else {
+                loop.pause(FENCE_RETRY);
+            }
             return;
         }
         enqueue(poll.range(), want);

@@ -23,6 +23,7 @@ import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.codec.IdempotencyKeys;
 import io.sqlstreams.engine.loop.Loop;
 import io.sqlstreams.engine.loop.NamedThreads;
+import io.sqlstreams.engine.wakeup.Wakeups;
 
 /**
  * One consume session, wired when it begins: its liveness rows, the executors it creates, its loops — claim
@@ -70,6 +71,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final List<Loop> workLoops = new ArrayList<>();
     private final List<Loop> upkeepLoops = new ArrayList<>();
     private volatile Loop heartbeat;
+    private Wakeups.Subscription wakeups;
 
     ConsumeSession(Engine engine, RegisteredGroup group, Class<T> payloadType, int schemaVersion,
                    MessageHandler<T> handler, ConsumeOptions options, ConsumerConfig declared,
@@ -147,7 +149,8 @@ final class ConsumeSession<T> implements ConsumerSession {
         heartbeat = loop(upkeepLoops, "heartbeat", Loop.every(options.resolvedInstanceTtl().dividedBy(2),
                 this::renewLiveness));
         loop(upkeepLoops, "refresh", Loop.every(options.resolvedConfigRefreshInterval(), config::refresh));
-        loop(workLoops, "claim", claims);
+        Loop claiming = loop(workLoops, "claim", claims);
+        wakeups = engine.wakeups().subscribe(group.streamId(), claiming::wake);
         loop(workLoops, "dispatch", dispatcher);
         loop(workLoops, "exceptions", exceptions);
     }
@@ -253,6 +256,9 @@ final class ConsumeSession<T> implements ConsumerSession {
                 drain(deadline, timeout);
             }
         } finally {
+            if (wakeups != null) {
+                wakeups.close();
+            }
             workLoops.forEach(Loop::stop);
             upkeepLoops.forEach(Loop::stop);
             groupWorkers.stop();

@@ -9,13 +9,15 @@ import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
 import io.sqlstreams.engine.sql.Sql;
+import io.sqlstreams.engine.wakeup.Wakeups;
 
 /**
  * What every part of one client shares: its configuration, database access, rendered SQL, migrations,
  * diagnostics, payload codec, host environment, the identity it declares rows with, its binding declarer, and
- * the sessions it runs.
+ * the sessions it runs, and its wake-up on produce.
  */
 public record Engine(ClientConfig config, Database database, Sql sql, SchemaMigrator migrator,
                      Diagnostics diagnostics, PayloadCodec codec, EngineEnvironment environment, String declarer,
-                     BindingDeclaration bindings, RunningSessions sessions) {
+                     BindingDeclaration bindings, RunningSessions sessions,
+                     Wakeups wakeups) {
 }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
@@ -32,6 +34,9 @@ public final class Loop {
     private final Body body;
     private final Owner owner;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private final ReentrantLock wakeLock = new ReentrantLock();
+    private final Condition wakeSignal = wakeLock.newCondition();
+    private boolean woken;
     private final Thread thread;
 
     private Loop(ThreadFactory threads, String name, Body body, Owner owner) {
@@ -70,6 +75,7 @@ public final class Loop {
     /** Asks the loop to end after its current pass, and wakes it from a {@link #pause}. */
     public void stop() {
         stopRequested.countDown();
+        signalWake();
     }
 
     /** Waits {@code duration}, or less when a stop is requested meanwhile. */
@@ -77,10 +83,63 @@ public final class Loop {
         stopRequested.await(duration.toNanos(), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Cuts short the loop's current or next {@link #pauseUnlessWoken}: a wake that arrives while the loop is busy
+     * is kept until it next waits, so none is lost; several such wakes end one wait.
+     */
+    public void wake() {
+        wakeLock.lock();
+        try {
+            woken = true;
+            wakeSignal.signalAll();
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
+    /** {@link #pause}, also ended by a {@link #wake()} since the last such wait. */
+    public void pauseUnlessWoken(Duration duration) throws InterruptedException {
+        long remaining = duration.toNanos();
+        wakeLock.lock();
+        try {
+            while (!woken && !stopping() && remaining > 0) {
+                remaining = wakeSignal.awaitNanos(remaining);
+            }
+            woken = false;
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
+    private void signalWake() {
+        wakeLock.lock();
+        try {
+            wakeSignal.signalAll();
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
     /** Waits up to {@code timeout} for the loop's thread to end; true when it has. */
     public boolean join(Duration timeout) throws InterruptedException {
         thread.join(Math.max(1, timeout.toMillis()));
         return !thread.isAlive();
+    }
+
+    /**
+     * {@link #stop()}, then waits up to {@code timeout} for the thread to end (not when called on that thread);
+     * an interrupt of the wait stays set for the caller.
+     */
+    public void stopAndJoin(Duration timeout) {
+        stop();
+        if (isCurrentThread()) {
+            return;
+        }
+        try {
+            join(timeout);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** True when called on the loop's own thread. */

@@ -40,8 +40,9 @@ public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
         this.config = config;
         this.preparer = new MessagePreparer(engine.codec(), schemaVersion, config);
         this.partitions = new PartitionKeeper(engine, stream.id(), stream.name(), stream.partitionSize());
-        this.writer = new ProduceWriter(engine, stream.name(), new ProduceStatement(engine.sql(), stream.id()),
-                partitions, config.resolvedBatch().resolvedAttemptTimeout());
+        this.writer = new ProduceWriter(engine, stream.id(), stream.name(),
+                new ProduceStatement(engine.sql(), stream.id()), partitions,
+                config.resolvedBatch().resolvedAttemptTimeout());
         this.batcher = new AutoBatcher(config.resolvedBatch(), engine.environment().threadFactory(),
                 writer::inOwnTransaction);
     }
@@ -118,8 +119,14 @@ public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
             throw DatabaseFailures.translate("producing to stream \"" + streamName + "\" with the caller's work",
                     failure);
         }
+        writer.announceCommit();
         reportIfSlow(started, "produceInTransaction (the work included)");
         return result;
+    }
+
+    @Override
+    public void announceCommit() {
+        writer.announceCommit();
     }
 
     @Override

@@ -20,14 +20,16 @@ import io.sqlstreams.engine.sql.DatabaseFailures;
  */
 final class ProduceWriter {
     private final Engine engine;
+    private final long streamId;
     private final String streamName;
     private final ProduceStatement statement;
     private final PartitionKeeper partitions;
     private final Duration attemptTimeout;
 
-    ProduceWriter(Engine engine, String streamName, ProduceStatement statement, PartitionKeeper partitions,
-                  Duration attemptTimeout) {
+    ProduceWriter(Engine engine, long streamId, String streamName, ProduceStatement statement,
+                  PartitionKeeper partitions, Duration attemptTimeout) {
         this.engine = engine;
+        this.streamId = streamId;
         this.streamName = streamName;
         this.statement = statement;
         this.partitions = partitions;
@@ -36,14 +38,20 @@ final class ProduceWriter {
 
     /**
      * One transaction for all of {@code messages}: the produce statement alone, in auto-commit mode, which
-     * is one round trip. The whole batch is retried on a transient failure.
+     * is one round trip. The whole batch is retried on a transient failure. Once committed, it is announced.
      */
     List<ProduceResult> inOwnTransaction(List<PreparedMessage> messages) {
         List<ProduceResult> results = healing(() -> partitions.heal(messages.size()),
                 () -> engine.database().autoCommit("producing to stream \"" + streamName + "\"",
                         connection -> statement.execute(connection, streamName, messages, attemptTimeout)));
         afterWrite(results);
+        announceCommit();
         return results;
+    }
+
+    /** Wakes the stream's idle sessions, in every process: messages of it committed. */
+    void announceCommit() {
+        engine.wakeups().committed(streamId);
     }
 
     /**

@@ -7,6 +7,7 @@ final class GlobalDraft {
     private String dataSourceJndiName = GlobalSettings.DEFAULT_DATASOURCE_JNDI_NAME;
     private String schema = ClientConfig.DEFAULT_SCHEMA;
     private boolean managerEnabled = true;
+    private boolean wakeupEnabled = true;
 
     void dataSourceJndiName(String dataSourceJndiName) {
         this.dataSourceJndiName = dataSourceJndiName;
@@ -20,7 +21,11 @@ final class GlobalDraft {
         this.managerEnabled = managerEnabled;
     }
 
+    void wakeupEnabled(boolean wakeupEnabled) {
+        this.wakeupEnabled = wakeupEnabled;
+    }
+
     GlobalSettings build() {
-        return new GlobalSettings(dataSourceJndiName, schema, managerEnabled);
+        return new GlobalSettings(dataSourceJndiName, schema, managerEnabled, wakeupEnabled);
     }
 }

@@ -6,8 +6,10 @@ package io.sqlstreams.jakarta.config;
  * @param dataSourceJndiName the server's PostgreSQL {@code DataSource}
  * @param schema             the schema that is one sqlstreams installation
  * @param managerEnabled     whether the application's consume sessions take part in the system manager
+ * @param wakeupEnabled      whether the application announces its commits and its idle sessions listen for them
  */
-public record GlobalSettings(String dataSourceJndiName, String schema, boolean managerEnabled) {
+public record GlobalSettings(String dataSourceJndiName, String schema, boolean managerEnabled,
+                             boolean wakeupEnabled) {
 
     public static final String DEFAULT_DATASOURCE_JNDI_NAME = "jdbc/sqlstreams";
 }

@@ -72,7 +72,14 @@ final class SettingsCatalogue {
                     "Whether the application's consume sessions take part in the system manager, which runs every"
                             + " stream's janitor and vacuum; `false` where a dedicated `sqlstreams manager run` does,"
                             + " or where the application's role has no DDL rights.",
-                    GlobalDraft::managerEnabled));
+                    GlobalDraft::managerEnabled),
+            new PropertyDeclaration<>(PropertyKeys.globalKey("wakeup.enabled"), Layer.GLOBAL, ValueKinds.BOOLEAN,
+                    "true",
+                    "Whether commits wake idle sessions at once, in every process (PostgreSQL `LISTEN/NOTIFY`: one"
+                            + " connection of the data source held while sessions run); `false` leaves them to"
+                            + " poll every `claim-poll-rate`. Without a pgjdbc data source, or behind a"
+                            + " transaction-mode pooler, sessions poll anyway (SQL0142).",
+                    GlobalDraft::wakeupEnabled));
 
     private static final Map<String, PropertyDeclaration<GroupDraft, ?>> GROUP_PROPERTIES_BY_NAME =
             GROUP_PROPERTIES.stream().collect(Collectors.toUnmodifiableMap(PropertyDeclaration::name, p -> p));

@@ -27,6 +27,7 @@ import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.MessageOptions;
 import io.sqlstreams.Outcome;
+import io.sqlstreams.engine.wakeup.Wakeups;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.EngineEnvironment;
@@ -57,7 +58,7 @@ class HandlerRunnerTest {
     private final SessionCounterSet counters = new SessionCounterSet();
     /** Only what a handler run uses: the payload codec, the diagnostics and the clock. */
     private final Engine engine = new Engine(ClientConfig.defaults(), null, null, null, new Diagnostics(logger, clock),
-            new PayloadCodec(), new EngineEnvironment(null, null, clock, null), null, null, null);
+            new PayloadCodec(), new EngineEnvironment(null, null, clock, null), null, null, null, Wakeups.disabled());
     private final CountDownLatch release = new CountDownLatch(1);
     private Duration slowDispatchThreshold = Duration.ZERO;
 

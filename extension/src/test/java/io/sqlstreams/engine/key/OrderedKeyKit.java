@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
+import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
@@ -34,7 +35,7 @@ import io.sqlstreams.Producer;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.client.EngineClient;
-import io.sqlstreams.engine.EngineFixtures;
+import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.EngineTestBase;
 import io.sqlstreams.engine.consume.ConsumeFixtures;
 import io.sqlstreams.testing.RecordingLogger;
@@ -141,9 +142,22 @@ final class OrderedKeyKit {
 
         <T> ConsumerSession start(Class<T> type, String group, ConsumerConfig config, MessageHandler<T> handler,
                                   ConsumeOptions options) {
+            return start(type, group, config, handler, options, true);
+        }
+
+        /** {@link #start} on a client without wake-up on produce: the session finds messages by polling alone. */
+        ConsumerSession startPollingOnly(String group, ConsumerConfig config, MessageHandler<Keyed> handler,
+                                         ConsumeOptions options) {
+            return start(Keyed.class, group, config, handler, options, false);
+        }
+
+        private <T> ConsumerSession start(Class<T> type, String group, ConsumerConfig config,
+                                          MessageHandler<T> handler, ConsumeOptions options, boolean wakeup) {
             RecordingLogger logger = new RecordingLogger();
             sessionLoggers.add(logger);
-            EngineClient own = EngineFixtures.client(database, logger);
+            EngineClient own = EngineClient.create(database.dataSource(), ClientConfig.builder()
+                            .schema(database.schema()).allowDestroy(true).logger(logger).disableWakeup(!wakeup).build(),
+                    EngineEnvironment.standalone());
             ConsumerSession session = own.stream(stream.name(), type).consumer(group).register(config)
                     .start(handler, options);
             sessions.add(session);

@@ -7,6 +7,7 @@ import java.util.random.RandomGenerator;
 
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.engine.wakeup.Wakeups;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.EngineEnvironment;
@@ -47,7 +48,7 @@ public final class WorkerRig {
         SchemaMigrator migrator = new SchemaMigrator(db, statements);
         this.engine = new Engine(config, db, statements, migrator, diagnostics, null,
                 new EngineEnvironment(EngineEnvironment.daemonThreads("worker-test-"), null, clock, Sleeper.SYSTEM),
-                "worker-test", null, null);
+                "worker-test", null, null, Wakeups.disabled());
         this.systemId = migrator.ensureSystem();
         this.sql = new Sql(database);
     }
