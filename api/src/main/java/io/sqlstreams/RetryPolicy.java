@@ -11,8 +11,9 @@ import java.time.Duration;
  * <p>Every field is optional; {@code null} or zero means unset, so the next layer decides. The helpers
  * never validate and never change their receiver.
  *
- * @param maxRetries failed attempts allowed, the first included; a delivery dead-letters once it is
- *                   reached. Default 6 for the client, 3 for a consumer group.
+ * @param maxRetries for a message: the runs after its first, so 3 means four handler runs, the last failure
+ *                   dead-letters it (handler-requested delays are not counted); for the client: attempts of a
+ *                   PostgreSQL call. Default 6 for the client, 3 for a consumer group.
  * @param maxDelays  handler-requested later runs ({@link Outcome#delay}) allowed before the delivery
  *                   dead-letters; redelivery only. Default unset: no cap.
  * @param baseDelay  the first backoff delay. Default 1 s.

@@ -28,12 +28,14 @@ import java.util.OptionalLong;
  *                    scenario's default
  * @param pickups     {@code --pickups}: pickups after idle per poll rate (the {@code latency} scenario)
  * @param chaos       the {@code chaos} scenario's flags; its {@code --rate} is also the offered rate of
- *                    {@code retention} and {@code mvcc}
+ *                    {@code retention}, {@code mvcc} and {@code failure}
  * @param phases      the phase lengths of {@code retention} and {@code mvcc}
+ * @param handler     the flags of {@code handler} and {@code failure}
  */
 record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, Duration measurement, boolean smoke,
                     Path out, OptionalLong messages, OptionalLong competitorMessages, List<Integer> rates,
-                    Optional<Duration> stepLength, OptionalInt pickups, ChaosOptions chaos, PhaseOptions phases) {
+                    Optional<Duration> stepLength, OptionalInt pickups, ChaosOptions chaos, PhaseOptions phases,
+                    HandlerOptions handler) {
 
     static final int DEFAULT_REPETITIONS = 3;
     static final Duration DEFAULT_MEASUREMENT = Duration.ofSeconds(5);
@@ -64,6 +66,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
         Integer pickups = null;
         ChaosOptions chaos = ChaosOptions.none();
         PhaseOptions phases = PhaseOptions.none();
+        HandlerOptions handler = HandlerOptions.none();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -77,7 +80,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 case "--out" -> out = Path.of(value(args, ++i, arg));
                 case "--messages" -> messages = (long) positiveInt(value(args, ++i, arg), arg);
                 case "--competitor-messages" -> competitorMessages = (long) positiveInt(value(args, ++i, arg), arg);
-                case "--rates" -> rates = positiveInts(value(args, ++i, arg), arg);
+                case "--rates" -> rates = ints(value(args, ++i, arg), arg, BenchOptions::positiveInt);
                 case "--step-seconds" -> stepLength = positiveSeconds(value(args, ++i, arg), arg);
                 case "--pickups" -> pickups = positiveInt(value(args, ++i, arg), arg);
                 default -> {
@@ -87,6 +90,10 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                     }
                     if (PhaseOptions.FLAGS.contains(arg)) {
                         phases = phases.with(arg, value(args, ++i, arg));
+                        continue;
+                    }
+                    if (HandlerOptions.FLAGS.contains(arg)) {
+                        handler = handler.with(arg, value(args, ++i, arg));
                         continue;
                     }
                     if (arg.startsWith("-") || scenario != null) {
@@ -113,7 +120,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 messages == null ? OptionalLong.empty() : OptionalLong.of(messages),
                 competitorMessages == null ? OptionalLong.empty() : OptionalLong.of(competitorMessages), rates,
                 Optional.ofNullable(stepLength), pickups == null ? OptionalInt.empty() : OptionalInt.of(pickups),
-                chaos, phases);
+                chaos, phases, handler);
     }
 
     static String usage(Collection<String> scenarios) {
@@ -161,7 +168,17 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                         .toSeconds() + ", " + MvccScenario.DEFAULT_DURING.toSeconds() + ", "
                         + MvccScenario.DEFAULT_AFTER.toSeconds() + " s); offered msg/s (default "
                         + MvccScenario.DEFAULT_RATE + "); what that transaction takes: a transaction id (default) or"
-                        + " only its snapshot");
+                        + " only its snapshot",
+                "  handler:       [--handler-ms MS,MS,…] [--concurrency C,C,…] [--messages N]: handler times (default "
+                        + HandlerScenario.HANDLER_MILLIS + "), messageConcurrency (default "
+                        + HandlerScenario.CONCURRENCY + "), most messages per cell (default "
+                        + HandlerScenario.DEFAULT_MESSAGES + "; smoke " + HandlerScenario.SMOKE_MESSAGES + ");"
+                        + " --seconds: a cell's length at its bound",
+                "  failure:       [--rate R] [--step-seconds S] [--poison N]: offered msg/s (default "
+                        + FailureScenario.DEFAULT_RATE + "; smoke " + FailureScenario.SMOKE_RATE + "), seconds per"
+                        + " run (default " + FailureScenario.DEFAULT_STEP.toSeconds() + "; smoke "
+                        + FailureScenario.SMOKE_STEP.toSeconds() + "), poison messages per failing run (default "
+                        + FailureScenario.DEFAULT_POISON + "; smoke " + FailureScenario.SMOKE_POISON + ")");
     }
 
     /** The nearest directory from the working directory up that holds {@code bench/pom.xml}, else the working one. */
@@ -183,23 +200,38 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
     }
 
     static int positiveInt(String text, String flag) throws UsageException {
+        return atLeast(1, text, flag);
+    }
+
+    static int count(String text, String flag) throws UsageException {
+        return atLeast(0, text, flag);
+    }
+
+    private static int atLeast(int least, String text, String flag) throws UsageException {
         try {
             int value = Integer.parseInt(text);
-            if (value >= 1) {
+            if (value >= least) {
                 return value;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new UsageException(flag + " needs a whole number of at least 1, not " + text);
+        throw new UsageException(flag + " needs a whole number of at least " + least + ", not " + text);
     }
 
-    private static List<Integer> positiveInts(String text, String flag) throws UsageException {
+    /** A comma-separated list, each part read by {@code part} (such as {@link #positiveInt}). */
+    static List<Integer> ints(String text, String flag, IntParser part) throws UsageException {
         List<Integer> values = new ArrayList<>();
-        for (String part : text.split(",")) {
-            values.add(positiveInt(part.trim(), flag));
+        for (String each : text.split(",")) {
+            values.add(part.parse(each.trim(), flag));
         }
         return List.copyOf(values);
+    }
+
+    /** Reads one whole number of a flag's value. */
+    @FunctionalInterface
+    interface IntParser {
+        int parse(String text, String flag) throws UsageException;
     }
 
     static Duration positiveSeconds(String text, String flag) throws UsageException {

@@ -15,8 +15,8 @@ import io.sqlstreams.StreamHandle;
 
 /**
  * A stream registered for one measurement (default settings, {@link BenchPayload} payloads) with the tables the
- * harness reads directly: its message log, for the ledger and the head, and its groups' cursor table, for the
- * backlog. Closing destroys it with everything in it.
+ * harness reads directly: its message log, for the ledger and the head, its groups' cursor table, for the
+ * backlog, and their exception rows, for the dead letters. Closing destroys it with everything in it.
  */
 final class BenchStream implements AutoCloseable {
     private static final AtomicInteger NAMES = new AtomicInteger();
@@ -26,6 +26,7 @@ final class BenchStream implements AutoCloseable {
     private final long id;
     private final String logTable;
     private final String cursorTable;
+    private final String exceptionTable;
 
     private BenchStream(StreamHandle<BenchPayload> handle, DataSource dataSource, String schema, long id) {
         this.handle = handle;
@@ -33,6 +34,7 @@ final class BenchStream implements AutoCloseable {
         this.id = id;
         this.logTable = schema + ".message_log_" + id;
         this.cursorTable = schema + ".consumer_group_cursor_" + id;
+        this.exceptionTable = schema + ".exception_queue_" + id;
     }
 
     /** Registers a fresh stream called {@code bench.<kind>.<n>} through {@code client}. */
@@ -63,6 +65,11 @@ final class BenchStream implements AutoCloseable {
 
     String logTable() {
         return logTable;
+    }
+
+    /** Its groups' exception rows (see the engine's exception.sql). */
+    String exceptionTable() {
+        return exceptionTable;
     }
 
     LedgerQueries.RowCount rows() throws SQLException {

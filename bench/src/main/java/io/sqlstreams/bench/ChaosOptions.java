@@ -35,30 +35,18 @@ record ChaosOptions(OptionalInt consumers, OptionalInt rate, OptionalInt kills, 
                     kills, storms, restarts, seed, restartCommand);
             case "--rate" -> new ChaosOptions(consumers, OptionalInt.of(BenchOptions.positiveInt(value, flag)),
                     kills, storms, restarts, seed, restartCommand);
-            case "--kills" -> new ChaosOptions(consumers, rate, OptionalInt.of(count(value, flag)), storms,
+            case "--kills" -> new ChaosOptions(consumers, rate, OptionalInt.of(BenchOptions.count(value, flag)), storms,
                     restarts, seed, restartCommand);
-            case "--storms" -> new ChaosOptions(consumers, rate, kills, OptionalInt.of(count(value, flag)),
+            case "--storms" -> new ChaosOptions(consumers, rate, kills, OptionalInt.of(BenchOptions.count(value, flag)),
                     restarts, seed, restartCommand);
             case "--restarts" -> new ChaosOptions(consumers, rate, kills, storms,
-                    OptionalInt.of(count(value, flag)), seed, restartCommand);
+                    OptionalInt.of(BenchOptions.count(value, flag)), seed, restartCommand);
             case "--seed" -> new ChaosOptions(consumers, rate, kills, storms, restarts,
                     OptionalLong.of(seed(value, flag)), restartCommand);
             case "--pg-restart-command" -> new ChaosOptions(consumers, rate, kills, storms, restarts, seed,
                     Optional.of(command(value, flag)));
             default -> throw new IllegalArgumentException("not a chaos flag: " + flag);
         };
-    }
-
-    private static int count(String text, String flag) throws BenchOptions.UsageException {
-        try {
-            int value = Integer.parseInt(text);
-            if (value >= 0) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new BenchOptions.UsageException(flag + " needs a whole number of at least 0, not " + text);
     }
 
     private static long seed(String text, String flag) throws BenchOptions.UsageException {

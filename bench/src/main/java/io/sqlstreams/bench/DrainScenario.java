@@ -2,7 +2,6 @@ package io.sqlstreams.bench;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -10,10 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.sqlstreams.ConsumeOptions;
-import io.sqlstreams.ConsumerInspection;
-import io.sqlstreams.MessageHandler;
-import io.sqlstreams.MessageMeta;
-import io.sqlstreams.SessionCounters;
+import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.SqlStreams;
 
 /**
@@ -91,18 +87,23 @@ final class DrainScenario implements Scenario {
                             + " (cursor at the beginning).", filled.ids().length, LibraryPrefill.BATCH,
                     LibraryPrefill.THREADS, filled.seconds(), filled.ids().length / filled.seconds()));
             progress.note(notes.get(notes.size() - 1));
-            LedgerQueries.RowCount rows = stream.rows();
-            long[] storedIds = stream.storedIds();
+            GroupDrain drain = GroupDrain.of(context, stream, filled);
+            // the warm-up: the first configuration, cut short (a whole drain of N at batchLimit 100 takes minutes)
+            int batchLimit0 = BATCH_LIMITS.get(0);
+            int concurrency0 = CONCURRENCY.get(0);
+            Duration warmup = Warmup.limit(context);
+            notes.add(Warmup.run(context, label(SESSIONS.get(0), batchLimit0, concurrency0, messages)
+                    .replace(" (msg/s)", "") + ", cut at " + warmup.toSeconds() + " s",
+                    () -> drainOnce(context, clients.subList(0, SESSIONS.get(0)), drain,
+                            consume(batchLimit0, concurrency0), Optional.of(warmup), new ArrayList<>())));
             Figure best = null;
             for (int sessions : SESSIONS) {
                 for (int batchLimit : BATCH_LIMITS) {
                     for (int concurrency : CONCURRENCY) {
-                        ConsumeOptions consume = ConsumeOptions.builder().batchLimit(batchLimit)
-                                .queueSize(2 * batchLimit).messageConcurrency(concurrency).build();
                         List<String> details = new ArrayList<>();
                         Figure figure = repetitions.measure(label(sessions, batchLimit, concurrency, messages),
-                                () -> drainOnce(context, clients.subList(0, sessions), stream, consume, filled, rows,
-                                        storedIds, details));
+                                () -> drainOnce(context, clients.subList(0, sessions), drain,
+                                        consume(batchLimit, concurrency), Optional.empty(), details));
                         figures.add(figure);
                         comparisons.add(new Comparison(figure, raw.get(batchLimit),
                                 "the raw reader with the same N per read"));
@@ -118,43 +119,18 @@ final class DrainScenario implements Scenario {
         return new ScenarioResult(figures, comparisons, notes);
     }
 
-    private Sample drainOnce(BenchContext context, List<SqlStreams> clients, BenchStream stream,
-                             ConsumeOptions consume, LibraryPrefill.Filled filled, LedgerQueries.RowCount rows,
-                             long[] storedIds, List<String> details) throws Exception {
-        long messages = filled.ids().length;
-        String group = "drain-" + groups.incrementAndGet();
-        HandledLog log = new HandledLog(messages / clients.size() / consume.resolvedMessageConcurrency() + 1024, false);
-        MessageHandler<BenchPayload> handler = payload -> log.record(MessageMeta.current().messageId());
-        GroupSessions.declare(clients.get(0), stream.name(), group);
-        double seconds;
-        SessionCounters counters;
-        String inspection;
-        try (GroupSessions sessions = GroupSessions.start(clients, stream.name(), group, handler, consume)) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(messages / 500 + 120).toNanos();
-            while (!log.awaitCount(messages, Duration.ofSeconds(1))) {
-                sessions.checkRunning();
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the drain handled " + log.count() + " of " + messages
-                            + " messages before the harness gave up; " + sessions.describeCounters());
-                }
-            }
-            seconds = (log.lastNanos() - sessions.firstStartedNanos()) / 1e9;
-            sessions.close();
-            counters = sessions.counters();
-            details.add("rep " + (details.stream().filter(d -> d.startsWith("rep ")).count() + 1) + ": " + sessions.describeCounters());
-            sessions.failures().forEach(details::add);
-        }
-        ConsumerInspection after = clients.get(0).stream(stream.name(), BenchPayload.class).consumer(group).inspect();
-        inspection = GroupSessions.describe(after);
-        if (after.committed() != after.head()) {
-            details.add("after close the committed cursor is short of the head: " + inspection);
-        }
-        Ledger ledger = DeliveryLedger.of(filled.ids(), filled.duplicates(), rows, storedIds, log.sortedIds());
-        Map<Metric, Double> values = new EnumMap<>(Metric.class);
-        values.put(Metric.THROUGHPUT, log.count() / seconds);
-        context.progress().note("  sessions: " + (counters.success() == messages ? "" : "success != N! ")
-                + GroupSessions.describe(after));
-        return new Sample(values, ledger);
+    private static ConsumeOptions consume(int batchLimit, int concurrency) {
+        return ConsumeOptions.builder().batchLimit(batchLimit).queueSize(2 * batchLimit)
+                .messageConcurrency(concurrency).build();
+    }
+
+    private Sample drainOnce(BenchContext context, List<SqlStreams> clients, GroupDrain drain, ConsumeOptions consume,
+                             Optional<Duration> limit, List<String> details) throws Exception {
+        GroupDrain.Outcome outcome = drain.run(clients, "drain-" + groups.incrementAndGet(), ConsumerConfig.defaults(),
+                consume, GroupDrain::recordingIds, false, limit, details);
+        context.progress().note("  sessions: " + (outcome.counters().success() == drain.messages() ? ""
+                : "success != N! ") + GroupSessions.describe(outcome.after()));
+        return new Sample(Map.of(Metric.THROUGHPUT, outcome.throughput()), outcome.ledger());
     }
 
     private void competitors(BenchContext context, long tasks, Figure rawReader, List<Figure> figures,

@@ -109,6 +109,16 @@ final class GroupSessions implements AutoCloseable {
                 c.deferred(), c.dead(), c.reclaimed(), c.quarantined(), c.abandoned(), c.leaseLost());
     }
 
+    /** {@code rep <k>: <counters>}, k the {@link #nextRepetition} of {@code details}. */
+    String repetitionLine(List<String> details) {
+        return "rep " + nextRepetition(details) + ": " + describeCounters();
+    }
+
+    /** One more than the lines of {@code details} that start {@code rep }: the repetition a new line is about. */
+    static long nextRepetition(List<String> details) {
+        return details.stream().filter(d -> d.startsWith("rep ")).count() + 1;
+    }
+
     /** Stops every session at once (each drains gracefully) and waits for all of them. */
     @Override
     public void close() {

@@ -1,20 +1,20 @@
 package io.sqlstreams.bench;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
-import io.sqlstreams.ConsumerInspection;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.ProduceOptions;
@@ -40,7 +40,11 @@ final class KeysScenario implements Scenario {
 
     private final AtomicInteger groups = new AtomicInteger();
 
+    /** The figure's label: keyed under {@code policy}, or the unkeyed reference when it is null. */
     static String label(Concurrency policy, int keys, long messages) {
+        if (policy == null) {
+            return unkeyedLabel(messages);
+        }
         return "keys " + policy.wireName() + ", " + String.format(Locale.ROOT, "%,d", keys)
                 + (keys == 1 ? " key" : " keys") + ", drain " + String.format(Locale.ROOT, "%,d", messages)
                 + " (msg/s)";
@@ -79,10 +83,10 @@ final class KeysScenario implements Scenario {
 
         SqlStreams admin = ConsumeClients.one(context);
         List<SqlStreams> clients = ConsumeClients.create(context, SESSIONS);
-        Figure unkeyed = measureStream(context, admin, clients, messages, 0, List.of(), notes).get(0);
+        Figure unkeyed = measureStream(context, admin, clients, messages, 0, List.of(), true, notes).get(0);
         figures.add(0, unkeyed);
         for (int keys : keyCounts) {
-            for (Figure figure : measureStream(context, admin, clients, messages, keys, POLICIES, notes)) {
+            for (Figure figure : measureStream(context, admin, clients, messages, keys, POLICIES, false, notes)) {
                 figures.add(figure);
                 comparisons.add(new Comparison(figure, unkeyed, "same N, same sessions, no key"));
             }
@@ -90,9 +94,12 @@ final class KeysScenario implements Scenario {
         return new ScenarioResult(figures, comparisons, notes);
     }
 
-    /** Pre-fills one stream ({@code keys} 0: unkeyed) and drains it under each policy (none: the default). */
+    /**
+     * Pre-fills one stream ({@code keys} 0: unkeyed) and drains it under each policy (none: the default), with
+     * {@code warmUp} one unmeasured drain under the first policy before the first measured one.
+     */
     private List<Figure> measureStream(BenchContext context, SqlStreams admin, List<SqlStreams> clients,
-                                       long messages, int keys, List<Concurrency> policies,
+                                       long messages, int keys, List<Concurrency> policies, boolean warmUp,
                                        List<String> notes) throws Exception {
         Progress progress = context.progress();
         progress.note(String.format(Locale.ROOT, "pre-filling %,d messages, %s", messages,
@@ -102,14 +109,18 @@ final class KeysScenario implements Scenario {
                 keys == 0 ? "keys-none" : "keys-" + keys)) {
             LibraryPrefill.Filled filled = LibraryPrefill.fill(stream, messages,
                     keys == 0 ? null : i -> ProduceOptions.builder().messageKey(key(i, keys)).build());
-            LedgerQueries.RowCount rows = stream.rows();
-            long[] storedIds = stream.storedIds();
+            GroupDrain drain = GroupDrain.of(context, stream, filled);
             List<Concurrency> each = policies.isEmpty() ? java.util.Collections.singletonList(null) : policies;
+            if (warmUp) {
+                Concurrency first = each.get(0);
+                notes.add(Warmup.run(context, label(first, keys, messages).replace(" (msg/s)", ""),
+                        () -> drainOnce(context, clients, drain, first, new ArrayList<>())));
+            }
             for (Concurrency policy : each) {
                 List<String> details = new ArrayList<>();
-                String label = policy == null ? unkeyedLabel(messages) : label(policy, keys, messages);
+                String label = label(policy, keys, messages);
                 Figure figure = context.repetitions().measure(label,
-                        () -> drainOnce(context, clients, stream, policy, filled, rows, storedIds, details));
+                        () -> drainOnce(context, clients, drain, policy, details));
                 result.add(figure);
                 notes.add(label.replace(" (msg/s)", "") + String.format(Locale.ROOT, " (pre-fill %.1f s): ",
                         filled.seconds()) + String.join("; ", details));
@@ -124,17 +135,12 @@ final class KeysScenario implements Scenario {
         final AtomicLong highest = new AtomicLong(Long.MIN_VALUE);
     }
 
-    private Sample drainOnce(BenchContext context, List<SqlStreams> clients, BenchStream stream, Concurrency policy,
-                             LibraryPrefill.Filled filled, LedgerQueries.RowCount rows, long[] storedIds,
+    private Sample drainOnce(BenchContext context, List<SqlStreams> clients, GroupDrain drain, Concurrency policy,
                              List<String> details) throws Exception {
-        long messages = filled.ids().length;
-        String group = "keys-" + groups.incrementAndGet();
-        HandledLog log = new HandledLog(messages / clients.size() / CONSUME.resolvedMessageConcurrency() + 1024,
-                false);
         Map<String, KeyState> states = new ConcurrentHashMap<>();
         LongAdder overlaps = new LongAdder();
         LongAdder orderViolations = new LongAdder();
-        MessageHandler<BenchPayload> handler = payload -> {
+        Function<HandledLog, MessageHandler<BenchPayload>> handler = log -> payload -> {
             MessageMeta meta = MessageMeta.current();
             String key = meta.messageKey();
             if (key == null) {
@@ -160,50 +166,17 @@ final class KeysScenario implements Scenario {
         };
         ConsumerConfig config = policy == null ? ConsumerConfig.defaults()
                 : ConsumerConfig.builder().concurrencyOverride(policy).build();
-        GroupSessions.declare(clients.get(0), stream.name(), group, config);
-        double seconds;
-        try (GroupSessions sessions = GroupSessions.start(clients, stream.name(), group, handler, CONSUME, config)) {
-            // A drain that makes no progress for STALL gives up: the sample keeps what was handled, its ledger
-            // counts the rest as undelivered (and so fails), and the scenario goes on to the next drain.
-            Duration stall = context.smoke() ? Duration.ofSeconds(5) : Duration.ofSeconds(20);
-            long lastCount = -1;
-            long lastProgress = System.nanoTime();
-            while (!log.awaitCount(messages, Duration.ofSeconds(1))) {
-                sessions.checkRunning();
-                long count = log.count();
-                if (count != lastCount) {
-                    lastCount = count;
-                    lastProgress = System.nanoTime();
-                } else if (System.nanoTime() - lastProgress > stall.toNanos()) {
-                    details.add("**STALLED**: handled " + count + " of " + messages + ", no progress for " + stall
-                            + "; " + sessions.describeCounters());
-                    context.progress().note("  " + details.get(details.size() - 1));
-                    break;
-                }
-            }
-            if (log.count() == 0) {
-                throw new IllegalStateException("the drain handled nothing; " + sessions.describeCounters());
-            }
-            seconds = (log.lastNanos() - sessions.firstStartedNanos()) / 1e9;
-            sessions.close();
-            details.add("rep " + (details.stream().filter(d -> d.startsWith("rep ")).count() + 1) + ": "
-                    + sessions.describeCounters());
-            sessions.failures().forEach(details::add);
-        }
-        ConsumerInspection after = clients.get(0).stream(stream.name(), BenchPayload.class).consumer(group).inspect();
-        if (after.committed() != after.head()) {
-            details.add("after close the committed cursor is short of the head: " + GroupSessions.describe(after));
-        }
-        long[] handled = log.sortedIds();
+        GroupDrain.Outcome outcome = drain.run(clients, "keys-" + groups.incrementAndGet(), config, CONSUME, handler,
+                false, Optional.empty(), details);
+        long[] handled = outcome.handledIds();
         long doubleRuns = handled.length - java.util.Arrays.stream(handled).distinct().count();
         long ordered = policy == Concurrency.ORDERED ? orderViolations.sum() : 0;
         if (policy == Concurrency.EXCLUSIVE && orderViolations.sum() > 0) {
             details.add(orderViolations.sum() + " out-of-order successes (exclusive does not promise order)");
         }
-        Ledger ledger = DeliveryLedger.of(filled.ids(), filled.duplicates(), rows, storedIds, handled)
-                .withViolations(ordered + overlaps.sum() + doubleRuns);
+        Ledger ledger = outcome.ledger().withViolations(ordered + overlaps.sum() + doubleRuns);
         Map<Metric, Double> values = new EnumMap<>(Metric.class);
-        values.put(Metric.THROUGHPUT, log.count() / seconds);
+        values.put(Metric.THROUGHPUT, outcome.throughput());
         if (policy == Concurrency.ORDERED) {
             values.put(Metric.ORDER_VIOLATIONS, (double) ordered);
         }
@@ -211,7 +184,7 @@ final class KeysScenario implements Scenario {
             values.put(Metric.OVERLAPS, (double) overlaps.sum());
         }
         values.put(Metric.DOUBLE_RUNS, (double) doubleRuns);
-        context.progress().note("  group: " + GroupSessions.describe(after) + (policy == null ? ""
+        context.progress().note("  group: " + GroupSessions.describe(outcome.after()) + (policy == null ? ""
                 : String.format(Locale.ROOT, "; order violations %d, overlaps %d, double runs %d",
                 orderViolations.sum(), overlaps.sum(), doubleRuns)));
         return new Sample(values, ledger);

@@ -115,7 +115,7 @@ final class LatencyScenario implements Scenario {
                 }
                 lastHandled = log.lastNanos();
                 sessions.close();
-                details.add("rep " + (details.stream().filter(d -> d.startsWith("rep ")).count() + 1) + ": " + sessions.describeCounters());
+                details.add(sessions.repetitionLine(details));
             }
             Ledger ledger = DeliveryLedger.of(sent.sortedIds(), sent.duplicates(), stream.rows(), stream.storedIds(),
                     log.sortedIds());
@@ -172,7 +172,7 @@ final class LatencyScenario implements Scenario {
                     }
                 }
                 sessions.close();
-                details.add("rep " + (details.stream().filter(d -> d.startsWith("rep ")).count() + 1) + ": " + sessions.describeCounters());
+                details.add(sessions.repetitionLine(details));
             }
             long[] sortedIds = ids.toArray().clone();
             java.util.Arrays.sort(sortedIds);

@@ -8,6 +8,12 @@ enum Metric {
     CONSUMED("consumed /s", "%,.0f"),
     /** The rate an open-loop producer was asked to send at. */
     OFFERED("offered /s", "%,.0f"),
+    /** The most a handler of fixed time allows: messageConcurrency ÷ handler time (the {@code handler} scenario). */
+    BOUND("bound /s", "%,.0f"),
+    /** Throughput as a percentage of {@link #BOUND}. */
+    OF_BOUND("% of bound", "%.1f%%"),
+    /** The handler's own time from entry to exit, mean over its calls (the {@code handler} scenario). */
+    HANDLER_MS("handler ms", "%,.2f"),
     P50("p50 ms", "%,.2f"),
     P99("p99 ms", "%,.2f"),
     P999("p99.9 ms", "%,.2f"),
@@ -36,7 +42,13 @@ enum Metric {
     /** Runs of a message after its first successful run started (chaos): expected after kills, not failed. */
     DUPLICATES("duplicates", "%,.0f"),
     /** A group's head − committed when a phase ended, in messages (retention, mvcc). */
-    LAG("lag at end", "%,.0f");
+    LAG("lag at end", "%,.0f"),
+    /** Expired range leases a session took over (the {@code handler} scenario: must stay 0). */
+    LEASE_RECLAIMS("lease reclaims", "%,.0f"),
+    /** Handler runs that threw (the {@code failure} scenario: first runs planned to fail, and every poison run). */
+    FAILED_RUNS("failed runs", "%,.0f"),
+    /** The group's exception rows with status dead (the {@code failure} scenario). */
+    DEAD_LETTERS("dead letters", "%,.0f");
 
     private final String heading;
     private final String pattern;

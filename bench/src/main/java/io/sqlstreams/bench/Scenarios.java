@@ -6,8 +6,9 @@ import java.util.Optional;
 /** Every scenario the harness can run, by name. */
 final class Scenarios {
     private static final List<Scenario> ALL = List.of(new BaselineScenario(), new ProduceScenario(),
-            new DrainScenario(), new SustainedScenario(), new LatencyScenario(), new KeysScenario(),
-            new ChaosScenario(), new RetentionScenario(), new MvccScenario(), new WakeupScenario());
+            new DrainScenario(), new SustainedScenario(), new LatencyScenario(), new HandlerScenario(),
+            new FailureScenario(), new KeysScenario(), new ChaosScenario(), new RetentionScenario(),
+            new MvccScenario(), new WakeupScenario());
 
     private Scenarios() {
     }

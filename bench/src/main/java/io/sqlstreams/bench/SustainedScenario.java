@@ -9,9 +9,9 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.sqlstreams.ConsumeOptions;
+import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
-import io.sqlstreams.Producer;
 import io.sqlstreams.SqlStreams;
 
 /**
@@ -31,8 +31,6 @@ final class SustainedScenario implements Scenario {
     static final int BATCH_LIMIT = 1000;
     static final int MESSAGE_CONCURRENCY = 8;
     static final double P99_LIMIT_MS = 1000;
-    /** A producer this far behind its schedule gives up; the step then fails as not produced. */
-    static final Duration GIVE_UP = Duration.ofSeconds(10);
     static final ConsumeOptions CONSUME = ConsumeOptions.builder().batchLimit(BATCH_LIMIT).queueSize(2 * BATCH_LIMIT)
             .messageConcurrency(MESSAGE_CONCURRENCY).build();
 
@@ -125,40 +123,19 @@ final class SustainedScenario implements Scenario {
                         List<String> details) throws Exception {
         long total = Math.max(1, Math.round(rate * (step.toNanos() / 1e9)));
         int callers = callers(rate);
-        try (BenchStream stream = BenchStream.register(admin, context.dataSource(), context.schema(), "sustained")) {
-            String group = "sustained";
-            GroupSessions.declare(admin, stream.name(), group);
+        try (PacedStep paced = PacedStep.register(context, admin, "sustained", ConsumerConfig.defaults())) {
             HandledLog log = new HandledLog(total / MESSAGE_CONCURRENCY / SESSIONS + 1024, true);
             MessageHandler<BenchPayload> handler = payload -> log.record(MessageMeta.current().messageId(),
                     BenchClock.nowMicros() - payload.sentAtMicros());
-            Pacer.Outcome sent;
-            List<BacklogSampler.Point> backlog;
-            long lastHandled;
-            boolean allHandled;
-            try (GroupSessions sessions = GroupSessions.start(clients, stream.name(), group, handler, CONSUME)) {
-                try (Producer<BenchPayload> producer = stream.handle().producer().register();
-                     BacklogSampler sampler = BacklogSampler.start(context.dataSource(), stream)) {
-                    sent = Pacer.run("sustained-" + rate, producer, callers, rate, total, GIVE_UP);
-                    backlog = sampler.stop();
-                }
-                long acknowledged = sent.acknowledged();
-                long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(60, acknowledged / 2_000)).toNanos();
-                while (!(allHandled = log.awaitCount(acknowledged, Duration.ofSeconds(1)))
-                        && System.nanoTime() < deadline) {
-                    sessions.checkRunning();
-                }
-                lastHandled = log.lastNanos();
-                sessions.close();
-                details.add(sessions.describeCounters());
-                sessions.failures().forEach(details::add);
-            }
-            Ledger ledger = DeliveryLedger.of(sent.sortedIds(), sent.duplicates(), stream.rows(), stream.storedIds(),
-                    log.sortedIds());
-            Map<Metric, Double> values = new EnumMap<>(Metric.class);
-            values.put(Metric.OFFERED, (double) rate);
-            values.put(Metric.THROUGHPUT, log.count() / ((lastHandled - sent.startNanos()) / 1e9));
-            values.putAll(LatencyStats.of(log.pairs()[1]));
-            double growth = BacklogSampler.growth(backlog);
+            PacedStep.Outcome run = paced.run(clients, handler, log, CONSUME, rate, total, callers,
+                    (sent, slice) -> log.awaitCount(sent.acknowledged(), slice));
+            details.add(run.counters());
+            details.addAll(run.failures());
+            Pacer.Outcome sent = run.sent();
+            Ledger ledger = DeliveryLedger.of(sent.sortedIds(), sent.duplicates(), paced.stream().rows(),
+                    paced.stream().storedIds(), log.sortedIds());
+            Map<Metric, Double> values = run.values(rate);
+            double growth = BacklogSampler.growth(run.backlog());
             values.put(Metric.BACKLOG_GROWTH, growth);
             List<String> failed = new ArrayList<>();
             if (growth > rate) {
@@ -166,9 +143,9 @@ final class SustainedScenario implements Scenario {
             }
             if (sent.unsent() > 0) {
                 failed.add(String.format(Locale.ROOT, "the producer fell %d s behind and left %,d of %,d unsent",
-                        GIVE_UP.toSeconds(), sent.unsent(), total));
+                        PacedStep.GIVE_UP.toSeconds(), sent.unsent(), total));
             }
-            if (!allHandled || ledger.undelivered() > 0 || sent.acknowledged() != total) {
+            if (!run.settled() || ledger.undelivered() > 0 || sent.acknowledged() != total) {
                 failed.add(String.format(Locale.ROOT, "produced %,d of %,d, handled %,d, undelivered %,d",
                         sent.acknowledged(), total, log.count(), ledger.undelivered()));
             }
@@ -177,8 +154,8 @@ final class SustainedScenario implements Scenario {
             }
             values.put(Metric.PASSED, failed.isEmpty() ? 1.0 : 0.0);
             details.add(0, String.format(Locale.ROOT, "%d callers; produced %,d in %.1f s; backlog samples %s",
-                    callers, sent.acknowledged(), sent.seconds(), backlog.stream().map(BacklogSampler.Point::backlog)
-                            .toList()));
+                    callers, sent.acknowledged(), sent.seconds(), run.backlog().stream()
+                            .map(BacklogSampler.Point::backlog).toList()));
             if (!failed.isEmpty()) {
                 details.add(0, String.join(", ", failed));
             }

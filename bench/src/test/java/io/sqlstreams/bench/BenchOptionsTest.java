@@ -101,6 +101,24 @@ class BenchOptionsTest {
     }
 
     @Test
+    void handlerAndFailureFlagsAreOptionalAndParsed() throws Exception {
+        BenchOptions none = BenchOptions.parse(new String[] {"handler"});
+        BenchOptions told = BenchOptions.parse(new String[] {"handler", "--handler-ms", "0, 5", "--concurrency",
+                "4,64", "--poison", "0"});
+
+        assertThat(none.handler()).isEqualTo(HandlerOptions.none());
+        assertThat(told.handler().handlerMillis()).containsExactly(0, 5);
+        assertThat(told.handler().concurrency()).containsExactly(4, 64);
+        assertThat(told.handler().poison()).hasValue(0);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"handler", "--handler-ms", "-1"}))
+                .hasMessageContaining("--handler-ms needs a whole number of at least 0");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"handler", "--concurrency", "0"}))
+                .hasMessageContaining("--concurrency needs a whole number of at least 1");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"failure", "--poison", "x"}))
+                .hasMessageContaining("--poison");
+    }
+
+    @Test
     void aGivenServerIsRestartedOnlyThroughItsCommandAndTheEmbeddedOneNeedsNone() throws Exception {
         assertThat(BenchOptions.parse(new String[] {"chaos", "--jdbc-url", "jdbc:postgresql://db/x"}).chaos()
                 .restarts()).as("restarts left to the default: none for a given server").isEmpty();

@@ -12,9 +12,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The consume-side scenarios ({@code drain}, {@code sustained}, {@code latency}) end to end in smoke mode, each
- * cut below its smoke defaults so the three stay near 30 s together: a results file with every row and a balanced
- * ledger. The figures mean nothing.
+ * The consume-side scenarios ({@code drain}, {@code sustained}, {@code latency}, {@code handler}, {@code failure},
+ * {@code keys}, {@code retention}, {@code mvcc}) end to end in smoke mode, most cut below their smoke defaults: a
+ * results file with every row, a balanced ledger and every invariant kept. The figures mean nothing.
  */
 class ConsumeSmokeTest {
     private static final Path OUT = Path.of("target", "bench-smoke");
@@ -63,6 +63,34 @@ class ConsumeSmokeTest {
             }
             assertThat(text).contains("| " + LatencyScenario.pickupLabel(pollRate) + " |");
         }
+    }
+
+    @Test
+    void handlerSmokeRunReportsEveryCellAgainstItsBoundWithoutLeaseReclaims() throws Exception {
+        String text = run("handler");
+
+        assertThat(text).contains("| " + HandlerScenario.REFERENCE_LABEL + " |", "### " + HandlerScenario.GRID_TITLE,
+                "Warm-up: ");
+        for (int handlerMillis : HandlerScenario.HANDLER_MILLIS) {
+            for (int concurrency : HandlerScenario.CONCURRENCY) {
+                assertThat(text).contains("| " + HandlerScenario.label(handlerMillis, concurrency) + " |");
+            }
+        }
+        assertThat(text).contains("### Invariants: PASSED", "| lease reclaims | 0 | PASS |",
+                "| leases lost | 0 | PASS |");
+    }
+
+    @Test
+    void failureSmokeRunReportsEveryShareAgainstTheReferenceAndExactlyThePoisonDeadLettered() throws Exception {
+        String text = run("failure", "--step-seconds", "1");
+
+        for (int percent : FailureScenario.FAILING_PERCENT) {
+            assertThat(text).contains("| " + FailureScenario.label(percent, FailureScenario.SMOKE_POISON,
+                    FailureScenario.SMOKE_RATE) + " |");
+        }
+        assertThat(text).contains("### Invariants: PASSED", "| dead letters not poison | 0 | PASS |",
+                "| poison not dead | 0 | PASS |", "| dead letters | " + 2 * FailureScenario.SMOKE_POISON
+                        + " | counted |", "Warm-up: ");
     }
 
     @Test
