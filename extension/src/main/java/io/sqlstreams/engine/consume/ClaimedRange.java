@@ -1,7 +1,8 @@
 package io.sqlstreams.engine.consume;
 
 import java.time.Instant;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +16,7 @@ final class ClaimedRange {
     private final long high;
     private final Instant leaseDeadline;
     private final List<Delivery> deliveries;
-    private final Map<Long, DeliveryOutcome> outcomes = new LinkedHashMap<>();
+    private final Map<Long, DeliveryOutcome> outcomes;
     private int started;
     private boolean stale;
     private int keyLeasesHeld;
@@ -26,6 +27,11 @@ final class ClaimedRange {
         this.high = high;
         this.leaseDeadline = leaseDeadline;
         this.deliveries = List.copyOf(deliveries);
+        this.outcomes = new HashMap<>(deliveries.size() * 4 / 3 + 1);
+    }
+
+    /** One delivery of the range and its outcome. */
+    record Resolved(Delivery delivery, DeliveryOutcome outcome) {
     }
 
     String token() {
@@ -91,14 +97,14 @@ final class ClaimedRange {
     }
 
     /** The outcomes of the resolved prefix, in id order. */
-    synchronized Map<Delivery, DeliveryOutcome> resolvedPrefix() {
-        Map<Delivery, DeliveryOutcome> prefix = new LinkedHashMap<>();
+    synchronized List<Resolved> resolvedPrefix() {
+        List<Resolved> prefix = new ArrayList<>(outcomes.size());
         for (Delivery delivery : deliveries) {
             DeliveryOutcome outcome = outcomes.get(delivery.messageId());
             if (outcome == null) {
                 break;
             }
-            prefix.put(delivery, outcome);
+            prefix.add(new Resolved(delivery, outcome));
         }
         return prefix;
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.MessageHandler;
@@ -24,7 +25,8 @@ import jakarta.json.bind.JsonbException;
  * (a server stopping the application) is handed back unrun-counted, as deferred. At the timeout the handler thread
  * is interrupted; a handler that has not returned TimeoutGrace later is abandoned: the attempt is recorded as a
  * failure and the thread is left to finish on its own (counted). A payload that does not decode is dead. The
- * timers of a delivery are cancelled as soon as it has an outcome, so they never pile up.
+ * payload is decoded on the handler's thread, so the one dispatch thread only hands deliveries out. A delivery has
+ * one timer at a time (the timeout, then the grace), cancelled as soon as it has an outcome, so none pile up.
  */
 final class HandlerRunner<T> {
     private final Engine engine;
@@ -61,57 +63,67 @@ final class HandlerRunner<T> {
 
     private CompletableFuture<DeliveryOutcome> dispatch(Delivery delivery) {
         CompletableFuture<DeliveryOutcome> outcome = new CompletableFuture<>();
+        Duration timeout = delivery.options().timeout();
+        AtomicBoolean timedOut = new AtomicBoolean();
+        Future<?> running;
+        try {
+            running = executor.submit(() -> runHandler(delivery, outcome, timedOut));
+        } catch (RejectedExecutionException rejected) {
+            outcome.complete(new DeliveryOutcome.Retry("the handler executor refused the task: " + rejected));
+            return outcome;
+        }
+        AtomicReference<ScheduledFuture<?>> timer = new AtomicReference<>();
+        timer.set(this.timer.schedule(() -> {
+            if (interruptIfRunning(outcome, running, timedOut)) {
+                ScheduledFuture<?> abandon = this.timer.schedule(() -> abandonIfRunning(outcome, delivery, timeout),
+                        timeoutGrace.toNanos(), TimeUnit.NANOSECONDS);
+                timer.set(abandon);
+                if (outcome.isDone()) {
+                    abandon.cancel(false);
+                }
+            }
+        }, timeout.toNanos(), TimeUnit.NANOSECONDS));
+        outcome.whenComplete((done, failure) -> timer.get().cancel(false));
+        return outcome;
+    }
+
+    /**
+     * On the handler's thread: decodes the payload (one that does not decode is dead, and was not a run), records
+     * the start, runs the handler and completes the outcome, unless the delivery was abandoned meanwhile.
+     */
+    private void runHandler(Delivery delivery, CompletableFuture<DeliveryOutcome> outcome, AtomicBoolean timedOut) {
         T payload;
         try {
             payload = engine.codec().decode(delivery.payloadJson(), payloadType);
         } catch (JsonbException | ClassCastException undecodable) {
             outcome.complete(new DeliveryOutcome.Dead(Code.SQL0112.id() + " message " + delivery.messageId()
                     + " cannot be decoded as " + payloadType.getName() + ": " + undecodable.getMessage()));
-            return outcome;
+            return;
+        }
+        if (!started(delivery, outcome)) {
+            return;
         }
         MessageMeta meta = new MessageMeta(group.streamName(), group.groupName(), delivery.messageId(),
                 delivery.routingKey(), delivery.messageKey(), delivery.compactionRank(), delivery.createdAt(),
                 delivery.attempt(), delivery.delays(), delivery.options());
-        Duration timeout = delivery.options().timeout();
-        AtomicBoolean timedOut = new AtomicBoolean();
-        Future<?> running;
+        Throwable thrown = null;
         try {
-            running = executor.submit(() -> {
-                if (!started(delivery, outcome)) {
-                    return;
-                }
-                Throwable thrown = null;
-                try {
-                    MessageMeta.callWith(meta, () -> {
-                        handler.handle(payload);
-                        return null;
-                    });
-                } catch (Throwable failure) {
-                    thrown = timedOut.get() ? new TimeoutException("handler interrupted at its " + timeout
-                            + " timeout", failure) : failure;
-                }
-                DeliveryOutcome result = !timedOut.get() && interruptedByHost(thrown)
-                        ? new DeliveryOutcome.Deferred("its handler was interrupted by the host (the application"
-                                + " or executor is stopping); handed back without counting the attempt")
-                        : OutcomeClassifier.classify(thrown);
-                if (!outcome.complete(result)) {
-                    engine.diagnostics().event(Code.SQL0126, "abandoned handler of message " + delivery.messageId() + " of "
-                            + group.describe() + " returned after its attempt was recorded as failed");
-                }
+            MessageMeta.callWith(meta, () -> {
+                handler.handle(payload);
+                return null;
             });
-        } catch (RejectedExecutionException rejected) {
-            outcome.complete(new DeliveryOutcome.Retry("the handler executor refused the task: " + rejected));
-            return outcome;
+        } catch (Throwable failure) {
+            thrown = timedOut.get() ? new TimeoutException("handler interrupted at its "
+                    + delivery.options().timeout() + " timeout", failure) : failure;
         }
-        ScheduledFuture<?> interrupt = timer.schedule(() -> interruptIfRunning(outcome, running, timedOut),
-                timeout.toNanos(), TimeUnit.NANOSECONDS);
-        ScheduledFuture<?> abandon = timer.schedule(() -> abandonIfRunning(outcome, delivery, timeout),
-                timeout.plus(timeoutGrace).toNanos(), TimeUnit.NANOSECONDS);
-        outcome.whenComplete((done, failure) -> {
-            interrupt.cancel(false);
-            abandon.cancel(false);
-        });
-        return outcome;
+        DeliveryOutcome result = !timedOut.get() && interruptedByHost(thrown)
+                ? new DeliveryOutcome.Deferred("its handler was interrupted by the host (the application"
+                        + " or executor is stopping); handed back without counting the attempt")
+                : OutcomeClassifier.classify(thrown);
+        if (!outcome.complete(result)) {
+            engine.diagnostics().event(Code.SQL0126, "abandoned handler of message " + delivery.messageId() + " of "
+                    + group.describe() + " returned after its attempt was recorded as failed");
+        }
     }
 
     /**
@@ -147,12 +159,15 @@ final class HandlerRunner<T> {
                 || Thread.currentThread().isInterrupted();
     }
 
-    private static void interruptIfRunning(CompletableFuture<DeliveryOutcome> outcome, Future<?> running,
-                                           AtomicBoolean timedOut) {
-        if (!outcome.isDone()) {
-            timedOut.set(true);
-            running.cancel(true);
+    /** At the timeout: interrupts a handler still running; true when it did (the grace period starts). */
+    private static boolean interruptIfRunning(CompletableFuture<DeliveryOutcome> outcome, Future<?> running,
+                                              AtomicBoolean timedOut) {
+        if (outcome.isDone()) {
+            return false;
         }
+        timedOut.set(true);
+        running.cancel(true);
+        return true;
     }
 
     /** A handler that failed after it was interrupted at its timeout; its own exception is the cause. */

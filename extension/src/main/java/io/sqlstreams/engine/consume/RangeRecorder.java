@@ -2,7 +2,6 @@ package io.sqlstreams.engine.consume;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerConfig;
@@ -58,11 +57,11 @@ final class RangeRecorder {
         });
     }
 
-    private boolean record(ClaimedRange range, Map<Delivery, DeliveryOutcome> outcomes, Long newLow,
+    private boolean record(ClaimedRange range, List<ClaimedRange.Resolved> outcomes, Long newLow,
                            ConsumerConfig config) {
         Duration initialBackoff = config.resolvedExceptionInitialBackoff();
-        List<OutcomeRow> rows = outcomes.entrySet().stream()
-                .map(outcome -> row(outcome.getKey(), outcome.getValue(), initialBackoff))
+        List<OutcomeRow> rows = outcomes.stream()
+                .map(resolved -> row(resolved.delivery(), resolved.outcome(), initialBackoff))
                 .toList();
         ClaimQueries.RangeRecord record = new ClaimQueries.RangeRecord(range.token(), newLow, rows,
                 group.deliveryLogMode());
@@ -78,7 +77,7 @@ final class RangeRecorder {
                     + range.describe() + " of " + group.describe() + " was taken over; its outcomes were not written");
             return false;
         }
-        outcomes.values().forEach(counters::count);
+        outcomes.forEach(resolved -> counters.count(resolved.outcome()));
         long dead = rows.stream().filter(row -> row.status() == ExceptionStatus.DEAD).count();
         if (dead > 0) {
             engine.diagnostics().event(Code.SQL0028, dead + " message(s) of " + range.describe() + " of "
