@@ -23,7 +23,8 @@ import io.sqlstreams.SqlStreams;
  * {@code produce()} returned (the commit) to handler entry, per message;</li>
  * <li>pickup after idle: with the group caught up and idle for 2 × claimPollRate plus a random part of one more
  * period (so the send falls anywhere in the poll cycle), one message is produced and the time from its
- * {@code produce()} returning to its handler entry is taken; repeated {@code --pickups} times.</li>
+ * {@code produce()} returning to its handler entry is taken; repeated {@code --pickups} times. The producer is
+ * on a second client, so the wake-up travels through PostgreSQL as it does between processes.</li>
  * </ul>
  * A negative latency means the handler was entered before the producing thread got back from {@code produce()}.
  */
@@ -69,13 +70,15 @@ final class LatencyScenario implements Scenario {
         Duration phase = options.stepLength().orElse(context.smoke() ? SMOKE_PHASE : DEFAULT_PHASE);
         int pickups = options.pickups().orElse(context.smoke() ? SMOKE_PICKUPS : DEFAULT_PICKUPS);
         SqlStreams client = ConsumeClients.one(context);
+        SqlStreams producing = ConsumeClients.one(context);
         Repetitions repetitions = context.repetitions();
         List<Figure> figures = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         notes.add(String.format(Locale.ROOT, "One session (one client), batchLimit %d, queueSize %d,"
                         + " messageConcurrency %d; each repetition on a fresh stream and group. Rates: %.0f s each,"
                         + " %d callers of produce() (default automatic batching), open-loop. Pickups: %d per"
-                        + " repetition, one producing thread.", BATCH_LIMIT, 2 * BATCH_LIMIT, MESSAGE_CONCURRENCY,
+                        + " repetition, one producing thread on a second client (its own connections and wake-up"
+                        + " announcer, as another process would have).", BATCH_LIMIT, 2 * BATCH_LIMIT, MESSAGE_CONCURRENCY,
                 phase.toMillis() / 1000.0, CALLERS, pickups));
         for (Duration pollRate : POLL_RATES) {
             for (int rate : RATES) {
@@ -86,7 +89,7 @@ final class LatencyScenario implements Scenario {
             }
             List<String> details = new ArrayList<>();
             figures.add(repetitions.measure(pickupLabel(pollRate),
-                    () -> pickups(context, client, pickups, pollRate, details)));
+                    () -> pickups(context, client, producing, pickups, pollRate, details)));
             notes.add(pickupLabel(pollRate).replace(" (ms)", "") + ": " + String.join("; ", details));
         }
         notes.add("Target (BENCHMARKS.md): pickup after idle p50 ≤ 10 ms across processes.");
@@ -145,8 +148,8 @@ final class LatencyScenario implements Scenario {
         }
     }
 
-    private Sample pickups(BenchContext context, SqlStreams client, int count, Duration pollRate,
-                           List<String> details) throws Exception {
+    private Sample pickups(BenchContext context, SqlStreams client, SqlStreams producing, int count,
+                           Duration pollRate, List<String> details) throws Exception {
         try (BenchStream stream = BenchStream.register(client, context.dataSource(), context.schema(), "pickup")) {
             String group = "pickup";
             GroupSessions.declare(client, stream.name(), group);
@@ -157,7 +160,8 @@ final class LatencyScenario implements Scenario {
             LongList returned = new LongList(count);
             try (GroupSessions sessions = GroupSessions.start(List.of(client), stream.name(), group, handler,
                     consume(pollRate));
-                 Producer<BenchPayload> producer = stream.handle().producer().register()) {
+                 Producer<BenchPayload> producer = producing.stream(stream.name(), BenchPayload.class).producer()
+                         .register()) {
                 for (int i = 0; i < count; i++) {
                     long idleMicros = 2 * pollRate.toNanos() / 1000
                             + ThreadLocalRandom.current().nextLong(pollRate.toNanos() / 1000) + 10_000;
