@@ -29,8 +29,11 @@ FROM observed
 
 -- name: lock_cursor
 -- Also turns JIT off for the claim transaction: on a log whose partitions were never analysed the planner's
--- estimates make every short claim statement pay tens of milliseconds of compilation.
+-- estimates make every short claim statement pay tens of milliseconds of compilation. And its commit does not wait
+-- for the WAL flush: a claim lost in a server crash only hands its range out again (as a crashed session's
+-- range is), and the durable range commit that follows it flushes it anyway.
 SELECT claimed, settled_head, pending_head, set_config('jit', 'off', true) AS jit,
+       set_config('synchronous_commit', 'off', true) AS synchronous_commit,
        :observed_xid::xid8 IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) >= :observed_xid::xid8
            AS observed_fence_passed,
        pending_xid IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) >= pending_xid AS pending_fence_passed
