@@ -17,6 +17,12 @@ enum Metric {
     P50("p50 ms", "%,.2f"),
     P99("p99 ms", "%,.2f"),
     P999("p99.9 ms", "%,.2f"),
+    /** How long after its scheduled send a produce() returned (an open-loop producer's share of e2e), p50 and p99. */
+    PRODUCER_LAG_P50("producer lag p50 ms", "%,.2f"),
+    PRODUCER_LAG_P99("producer lag p99 ms", "%,.2f"),
+    /** From produce() returning (the commit) to handler entry (the consumers' share of e2e), p50 and p99. */
+    COMMIT_TO_HANDLER_P50("commit → handler p50 ms", "%,.2f"),
+    COMMIT_TO_HANDLER_P99("commit → handler p99 ms", "%,.2f"),
     /** How much a consumer group's backlog (head − committed) grew over a step, in messages. */
     BACKLOG_GROWTH("backlog growth", "%,.0f"),
     /** 1 when a step met its pass criteria, else 0; its median over the repetitions. */

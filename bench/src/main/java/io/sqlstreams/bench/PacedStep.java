@@ -2,6 +2,7 @@ package io.sqlstreams.bench;
 
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -40,13 +41,44 @@ record PacedStep(BenchContext context, BenchStream stream, String group, Consume
     record Outcome(Pacer.Outcome sent, List<BacklogSampler.Point> backlog, HandledLog log, long lastHandledNanos,
                    boolean settled, String counters, List<String> failures) {
 
-        /** Offered and handled msg/s (from the producer's start to the last handled message) and e2e p50/p99/p99.9. */
+        /**
+         * Offered and handled msg/s (from the producer's start to the last handled message), e2e p50/p99/p99.9, and
+         * e2e split: the producer's lag (scheduled send → produce() returned) and commit → handler entry.
+         */
         Map<Metric, Double> values(int rate) {
             Map<Metric, Double> values = new EnumMap<>(Metric.class);
             values.put(Metric.OFFERED, (double) rate);
             values.put(Metric.THROUGHPUT, log.count() / ((lastHandledNanos - sent.startNanos()) / 1e9));
-            values.putAll(LatencyStats.of(log.pairs()[1]));
+            long[][] pairs = log.pairs();
+            values.putAll(LatencyStats.of(pairs[1]));
+            Map<Long, Long> lags = new HashMap<>();
+            LongList allLags = new LongList(pairs[0].length);
+            for (Pacer.SentLog caller : sent.logs()) {
+                long[] ids = caller.ids.toArray();
+                long[] lag = caller.lagMicros.toArray();
+                for (int i = 0; i < ids.length; i++) {
+                    lags.put(ids[i], lag[i]);
+                    allLags.add(lag[i]);
+                }
+            }
+            LongList handoffs = new LongList(pairs[0].length);
+            for (int i = 0; i < pairs[0].length; i++) {
+                Long lag = lags.get(pairs[0][i]);
+                if (lag != null) {
+                    handoffs.add(pairs[1][i] - lag);
+                }
+            }
+            putQuantiles(values, allLags.toArray(), Metric.PRODUCER_LAG_P50, Metric.PRODUCER_LAG_P99);
+            putQuantiles(values, handoffs.toArray(), Metric.COMMIT_TO_HANDLER_P50, Metric.COMMIT_TO_HANDLER_P99);
             return values;
+        }
+
+        private static void putQuantiles(Map<Metric, Double> values, long[] micros, Metric p50, Metric p99) {
+            if (micros.length > 0) {
+                Map<Metric, Double> stats = LatencyStats.of(micros);
+                values.put(p50, stats.get(Metric.P50));
+                values.put(p99, stats.get(Metric.P99));
+            }
         }
     }
 

@@ -16,16 +16,21 @@ import io.sqlstreams.Producer;
  */
 final class Pacer {
 
-    /** What one caller did: the produce results, and for each the epoch micros at which produce() returned. */
+    /**
+     * What one caller did: the produce results, and for each the epoch micros at which produce() returned and how
+     * long after its scheduled time that was (the producer's lag: waiting for a late caller, and the call itself).
+     */
     static final class SentLog {
         final LongList ids;
         final LongList returnedMicros;
+        final LongList lagMicros;
         long duplicates;
         long unsent;
 
         SentLog(int expected) {
             ids = new LongList(expected);
             returnedMicros = new LongList(expected);
+            lagMicros = new LongList(expected);
         }
     }
 
@@ -75,13 +80,15 @@ final class Pacer {
                         LockSupport.parkNanos(scheduled - now);
                         now = System.nanoTime();
                     }
-                    ProduceResult result = producer.produce(BenchPayload.at(k, BenchClock.micros(scheduled)));
+                    long scheduledMicros = BenchClock.micros(scheduled);
+                    ProduceResult result = producer.produce(BenchPayload.at(k, scheduledMicros));
                     long returned = BenchClock.nowMicros();
                     if (result.duplicate()) {
                         log.duplicates++;
                     } else {
                         log.ids.add(result.id());
                         log.returnedMicros.add(returned);
+                        log.lagMicros.add(returned - scheduledMicros);
                     }
                 }
                 return log;
