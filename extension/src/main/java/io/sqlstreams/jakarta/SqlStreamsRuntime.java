@@ -161,7 +161,10 @@ public class SqlStreamsRuntime {
                 Clock.systemUTC());
     }
 
-    /** Drains every session at once, each on a thread of the server's managed thread factory; idempotent. */
+    /**
+     * Drains every session at once, each on a thread of the server's managed thread factory, then closes the client
+     * (its part in the system manager and its wake-up); idempotent.
+     */
     public void stop() {
         List<GroupSupervisor<?>> running;
         ThreadFactory drainThreads;
@@ -193,6 +196,13 @@ public class SqlStreamsRuntime {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+        HostedClient closing;
+        synchronized (this) {
+            closing = client;
+        }
+        if (closing != null) {
+            closing.close();
         }
     }
 

@@ -12,12 +12,14 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.ClientConfig;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.Start;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.client.EngineClient;
+import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.jakarta.beans.BrokenInjections;
 import io.sqlstreams.jakarta.beans.BrokenObservers;
@@ -36,14 +38,13 @@ import io.sqlstreams.testing.TestDatabase;
 class StreamProducerTest {
     private TestDatabase database;
     private ConsumerHandle<Payment> audit;
-    private long streamId;
 
     @BeforeEach
     void registerStream(TestDatabase database) {
         this.database = database;
         EngineClient client = EngineFixtures.client(database, new RecordingLogger());
         StreamHandle<Payment> stream = client.stream("payments.requested", Payment.class);
-        streamId = stream.register().id();
+        stream.register();
         audit = stream.consumer("audit");
         audit.get().ifPresent(group -> audit.destroy(DestroyOptions.forced()));
         audit.register(ConsumerConfig.builder().start(Start.BEGINNING).build());
@@ -81,10 +82,18 @@ class StreamProducerTest {
         }
     }
 
+    /** In an installation of its own, so that no other test's announcements can arrive meanwhile. */
     @Test
     void aCommittedTransactionAnnouncesItsMessagesARolledBackOneDoesNot() throws Exception {
-        try (CdiContainer container = CdiContainer.start(database, Map.of(), Checkout.class);
-             AnnouncementListener announcements = new AnnouncementListener(database)) {
+        String schema = database.extraSchema("announced");
+        long ownStreamId;
+        try (EngineClient admin = EngineClient.create(database.dataSource(), ClientConfig.builder().schema(schema)
+                .build(), EngineEnvironment.standalone())) {
+            ownStreamId = admin.stream("payments.requested", Payment.class).register().id();
+        }
+        try (CdiContainer container = CdiContainer.start(database, Map.of("sqlstreams.schema", schema),
+                Checkout.class);
+             AnnouncementListener announcements = new AnnouncementListener(database, schema)) {
             Checkout checkout = container.select(Checkout.class);
 
             SimulatedTransactions.begin(database.dataSource());
@@ -98,7 +107,7 @@ class StreamProducerTest {
             SimulatedTransactions.commit();
             List<String> received = new ArrayList<>();
             await().atMost(Duration.ofSeconds(10)).until(() -> received.addAll(announcements.receive(200)));
-            assertThat(received).containsExactly(database.schema() + ":" + streamId);
+            assertThat(received).containsExactly(schema + ":" + ownStreamId);
         }
     }
 

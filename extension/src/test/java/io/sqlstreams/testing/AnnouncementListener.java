@@ -15,15 +15,20 @@ public final class AnnouncementListener implements AutoCloseable {
     private final String schema;
 
     public AnnouncementListener(TestDatabase database) throws SQLException {
+        this(database, database.schema());
+    }
+
+    /** A listener for the announcements of installation {@code schema}. */
+    public AnnouncementListener(TestDatabase database, String schema) throws SQLException {
         this.connection = database.dataSource().getConnection();
-        this.schema = database.schema();
+        this.schema = schema;
         connection.setAutoCommit(true);
         try (Statement statement = connection.createStatement()) {
             statement.execute("LISTEN sqlstreams_wakeup");
         }
     }
 
-    /** The payloads of the test schema's announcements that arrive within {@code millis}. */
+    /** The payloads of the schema's announcements that arrive within {@code millis}. */
     public List<String> receive(int millis) throws SQLException {
         PGNotification[] notifications = connection.unwrap(PGConnection.class).getNotifications(millis);
         List<String> ours = new ArrayList<>();
