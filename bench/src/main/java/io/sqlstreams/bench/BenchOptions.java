@@ -31,11 +31,12 @@ import java.util.OptionalLong;
  *                    {@code retention}, {@code mvcc} and {@code failure}
  * @param phases      the phase lengths of {@code retention} and {@code mvcc}
  * @param handler     the flags of {@code handler} and {@code failure}
+ * @param processes   {@code --processes}: the consumer process counts of {@code scale}; empty for its default
  */
 record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, Duration measurement, boolean smoke,
                     Path out, OptionalLong messages, OptionalLong competitorMessages, List<Integer> rates,
                     Optional<Duration> stepLength, OptionalInt pickups, ChaosOptions chaos, PhaseOptions phases,
-                    HandlerOptions handler) {
+                    HandlerOptions handler, List<Integer> processes) {
 
     static final int DEFAULT_REPETITIONS = 3;
     static final Duration DEFAULT_MEASUREMENT = Duration.ofSeconds(5);
@@ -67,6 +68,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
         ChaosOptions chaos = ChaosOptions.none();
         PhaseOptions phases = PhaseOptions.none();
         HandlerOptions handler = HandlerOptions.none();
+        List<Integer> processes = List.of();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -83,6 +85,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 case "--rates" -> rates = ints(value(args, ++i, arg), arg, BenchOptions::positiveInt);
                 case "--step-seconds" -> stepLength = positiveSeconds(value(args, ++i, arg), arg);
                 case "--pickups" -> pickups = positiveInt(value(args, ++i, arg), arg);
+                case "--processes" -> processes = ints(value(args, ++i, arg), arg, BenchOptions::positiveInt);
                 default -> {
                     if (ChaosOptions.FLAGS.contains(arg)) {
                         chaos = chaos.with(arg, value(args, ++i, arg));
@@ -120,7 +123,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 messages == null ? OptionalLong.empty() : OptionalLong.of(messages),
                 competitorMessages == null ? OptionalLong.empty() : OptionalLong.of(competitorMessages), rates,
                 Optional.ofNullable(stepLength), pickups == null ? OptionalInt.empty() : OptionalInt.of(pickups),
-                chaos, phases, handler);
+                chaos, phases, handler, processes);
     }
 
     static String usage(Collection<String> scenarios) {
@@ -178,7 +181,13 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                         + FailureScenario.DEFAULT_RATE + "; smoke " + FailureScenario.SMOKE_RATE + "), seconds per"
                         + " run (default " + FailureScenario.DEFAULT_STEP.toSeconds() + "; smoke "
                         + FailureScenario.SMOKE_STEP.toSeconds() + "), poison messages per failing run (default "
-                        + FailureScenario.DEFAULT_POISON + "; smoke " + FailureScenario.SMOKE_POISON + ")");
+                        + FailureScenario.DEFAULT_POISON + "; smoke " + FailureScenario.SMOKE_POISON + ")",
+                "  scale:         [--processes P,P,…] [--messages N] [--consumers N] [--seconds S]: consumer processes"
+                        + " draining one group (default " + ScaleScenario.PROCESSES + "; smoke "
+                        + ScaleScenario.SMOKE_PROCESSES + "), the backlog they drain (default "
+                        + ScaleScenario.DEFAULT_MESSAGES + "; smoke " + ScaleScenario.SMOKE_MESSAGES + "); the"
+                        + " realistic shape's consumer processes (default " + ScaleScenario.DEFAULT_CONSUMERS
+                        + "; smoke " + ScaleScenario.SMOKE_CONSUMERS + ") and seconds of producing per repetition");
     }
 
     /** The nearest directory from the working directory up that holds {@code bench/pom.xml}, else the working one. */

@@ -9,36 +9,47 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * The chaos lab's consumer processes: a fixed number of slots, each running one {@link ConsumerProcess} at a time.
- * A killed process is replaced at once by a new one (a new name: {@code c1}, {@code c2}, … in start order), and
- * so is one that died on its own, which is counted.
+ * Consumer processes in a fixed number of slots, each running one {@link ConsumerProcess} at a time (the chaos lab's,
+ * unless started with another {@link Launcher}). A killed process is replaced at once by a new one (a new name:
+ * {@code c1}, {@code c2}, … in start order), and so is one that died on its own, which is counted.
  */
 final class ConsumerFleet implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     static final Duration BUSY_TIMEOUT = Duration.ofSeconds(60);
 
-    private final Function<String, List<String>> arguments;
-    private final Path logs;
+    /** Starts the process called {@code name}. */
+    @FunctionalInterface
+    interface Launcher {
+        ConsumerProcess launch(String name) throws IOException;
+    }
+
+    private final Launcher launcher;
     private final Progress progress;
     private final ConsumerProcess[] slots;
     private final List<ConsumerProcess> everyProcess = new ArrayList<>();
     private final List<String> unexpectedExits = new ArrayList<>();
 
-    /**
-     * @param arguments a process's {@link ChaosConsumerMain} arguments, by its name
-     * @param logs      where each process's stderr is kept
-     */
-    private ConsumerFleet(int size, Function<String, List<String>> arguments, Path logs, Progress progress) {
-        this.arguments = arguments;
-        this.logs = logs;
+    private ConsumerFleet(int size, Launcher launcher, Progress progress) {
+        this.launcher = launcher;
         this.progress = progress;
         this.slots = new ConsumerProcess[size];
     }
 
-    /** Starts {@code size} processes and waits until each has a running session. */
+    /**
+     * Starts {@code size} {@link ChaosConsumerMain} processes and waits until each has a running session.
+     *
+     * @param arguments a process's {@link ChaosConsumerMain} arguments, by its name
+     * @param logs      where each process's stderr is kept
+     */
     static ConsumerFleet start(int size, Function<String, List<String>> arguments, Path logs, Progress progress)
             throws IOException, InterruptedException {
-        ConsumerFleet fleet = new ConsumerFleet(size, arguments, logs, progress);
+        return start(size, name -> ConsumerProcess.start(name, arguments.apply(name), logs), progress);
+    }
+
+    /** Starts {@code size} processes through {@code launcher} and waits until each has reported ready. */
+    static ConsumerFleet start(int size, Launcher launcher, Progress progress) throws IOException,
+            InterruptedException {
+        ConsumerFleet fleet = new ConsumerFleet(size, launcher, progress);
         try {
             for (int slot = 0; slot < size; slot++) {
                 fleet.slots[slot] = fleet.spawn();
@@ -53,6 +64,11 @@ final class ConsumerFleet implements AutoCloseable {
 
     int size() {
         return slots.length;
+    }
+
+    /** The process running in each slot now. */
+    synchronized List<ConsumerProcess> processes() {
+        return List.of(slots);
     }
 
     /**
@@ -148,7 +164,7 @@ final class ConsumerFleet implements AutoCloseable {
 
     private ConsumerProcess spawn() throws IOException {
         String name = "c" + (everyProcess.size() + 1);
-        ConsumerProcess process = ConsumerProcess.start(name, arguments.apply(name), logs);
+        ConsumerProcess process = launcher.launch(name);
         everyProcess.add(process);
         return process;
     }
@@ -156,21 +172,7 @@ final class ConsumerFleet implements AutoCloseable {
     private void awaitReady() throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         for (ConsumerProcess process : slots) {
-            awaitReady(process, deadline);
-        }
-    }
-
-    private static void awaitReady(ConsumerProcess process, long deadline) throws InterruptedException {
-        while (!process.ready()) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("consumer " + process.name() + " exited before its session started;"
-                        + " see " + process.log());
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("consumer " + process.name() + " did not start a session within "
-                        + READY_TIMEOUT + "; see " + process.log());
-            }
-            Thread.sleep(100);
+            process.awaitLine(HarnessLink.READY, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         }
     }
 }

@@ -15,18 +15,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * One {@link ChaosConsumerMain} JVM: started with the harness's own class path and the running JVM's
- * {@code java}, its stderr kept in a file, its stdout lines read as they come.
+ * One child JVM (a {@link ChaosConsumerMain} unless told another main class): started with the harness's own class
+ * path and the running JVM's {@code java}, its stderr kept in a file, its stdout lines read as they come, commands
+ * written to its stdin ({@link HarnessLink} is the child's end).
  */
 final class ConsumerProcess {
     /** Small and quick to start: several of these share two cores with PostgreSQL and the harness. */
-    private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+    static final List<String> SMALL_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            "-Xshare:auto");
 
     private final String name;
     private final Process process;
@@ -37,20 +39,26 @@ final class ConsumerProcess {
         this.name = name;
         this.process = process;
         this.log = log;
-        Thread reader = new Thread(this::read, "chaos-" + name + "-stdout");
+        Thread reader = new Thread(this::read, "child-" + name + "-stdout");
         reader.setDaemon(true);
         reader.start();
     }
 
     /**
-     * Starts {@code name} with {@code arguments} for {@link ChaosConsumerMain#main}; its stderr goes to
-     * {@code <logs>/<name>.log}.
+     * Starts {@code name} with {@code arguments} for {@link ChaosConsumerMain#main} in a {@link #SMALL_JVM}; its
+     * stderr goes to {@code <logs>/<name>.log}.
      */
     static ConsumerProcess start(String name, List<String> arguments, Path logs) throws IOException {
+        return start(name, ChaosConsumerMain.class, SMALL_JVM, arguments, logs);
+    }
+
+    /** Starts {@code name}: {@code main} with {@code arguments} in a JVM with {@code jvmOptions}. */
+    static ConsumerProcess start(String name, Class<?> main, List<String> jvmOptions, List<String> arguments,
+                                 Path logs) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JVM_OPTIONS);
-        command.addAll(List.of("-cp", classPath(), ChaosConsumerMain.class.getName()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", classPath(), main.getName()));
         command.addAll(arguments);
         Path log = logs.resolve(name + ".log");
         Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
@@ -93,9 +101,66 @@ final class ConsumerProcess {
         return process.isAlive();
     }
 
-    /** Whether it has reported a started session. */
-    boolean ready() {
-        return lines.stream().anyMatch(line -> line.startsWith(ChaosConsumerMain.READY + " "));
+    /** The newest line it reported that starts with {@code prefix} and a space. */
+    Optional<String> lastLine(String prefix) {
+        for (int k = lines.size() - 1; k >= 0; k--) {
+            if (lines.get(k).startsWith(prefix + " ")) {
+                return Optional.of(lines.get(k));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Waits for a line that starts with {@code prefix} and a space; fails when the process exits first or
+     * {@code timeout} passes.
+     */
+    String awaitLine(String prefix, Duration timeout) throws InterruptedException {
+        return awaitLine(prefix, timeout, List.of());
+    }
+
+    /** As {@link #awaitLine(String, Duration)}, failing as well once it reports a line that starts with a failure. */
+    String awaitLine(String prefix, Duration timeout, List<String> failures) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            Optional<String> line = lastLine(prefix);
+            if (line.isPresent()) {
+                return line.get();
+            }
+            for (String failure : failures) {
+                Optional<String> failed = lastLine(failure);
+                if (failed.isPresent()) {
+                    throw new IllegalStateException(name + " reported " + failed.get() + "; see " + log);
+                }
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException(name + " exited before it reported \"" + prefix + "\"; see " + log);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(name + " did not report \"" + prefix + "\" within " + timeout + "; see "
+                        + log);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Writes {@code command} on its stdin; fails when the process is gone. */
+    void command(String command) {
+        if (!send(command)) {
+            throw new IllegalStateException(name + " is gone; see " + log);
+        }
+    }
+
+    /** Writes {@code command} on its stdin; false when it is gone. */
+    boolean send(String command) {
+        try {
+            OutputStream in = process.getOutputStream();
+            in.write((command + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            return true;
+        } catch (IOException gone) {
+            return false;
+        }
     }
 
     /** Whether one of its handlers has begun a run. */
@@ -122,7 +187,7 @@ final class ConsumerProcess {
 
     /** The sessions that stopped on their own, as the process reported them. */
     List<String> sessionFailures() {
-        return lines.stream().filter(line -> line.startsWith(ChaosConsumerMain.SESSION_FAILED + " ")).toList();
+        return lines.stream().filter(line -> line.startsWith(HarnessLink.SESSION_FAILED + " ")).toList();
     }
 
     /** SIGKILL ({@link Process#destroyForcibly()} on Linux), then waits until the process is gone. */
@@ -140,19 +205,13 @@ final class ConsumerProcess {
      */
     String stop(Duration timeout) throws InterruptedException {
         if (process.isAlive()) {
-            try {
-                OutputStream in = process.getOutputStream();
-                in.write((ChaosConsumerMain.STOP + "\n").getBytes(StandardCharsets.UTF_8));
-                in.flush();
-            } catch (IOException gone) {
-                // it exited meanwhile; its exit status says how
-            }
+            send(HarnessLink.STOP); // false: it exited meanwhile, and its exit status says how
         }
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             kill();
             return "did not stop within " + timeout + ": killed";
         }
-        return lines.stream().filter(line -> line.startsWith(ChaosConsumerMain.STOPPED + " ")).findFirst()
+        return lines.stream().filter(line -> line.startsWith(HarnessLink.STOPPED + " ")).findFirst()
                 .orElse("exited with " + process.exitValue() + " without a final report");
     }
 

@@ -11,6 +11,7 @@ import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
+import io.sqlstreams.StreamHandle;
 
 /** Fills a stream with {@code produceBatch} calls of 1000 from a few threads, keeping every acknowledged id. */
 final class LibraryPrefill {
@@ -34,10 +35,16 @@ final class LibraryPrefill {
      * @param options the produce options of each message, by its index; null for none
      */
     static Filled fill(BenchStream stream, long messages, LongFunction<ProduceOptions> options) throws Exception {
+        return fill(stream.handle(), messages, options);
+    }
+
+    /** As {@link #fill(BenchStream, long, LongFunction)}, for a stream known by its handle alone. */
+    static Filled fill(StreamHandle<BenchPayload> stream, long messages, LongFunction<ProduceOptions> options)
+            throws Exception {
         AtomicLong next = new AtomicLong();
         List<CallerLog> logs;
         double seconds;
-        try (Producer<BenchPayload> producer = stream.handle().producer().register()) {
+        try (Producer<BenchPayload> producer = stream.producer().register()) {
             Workers.Task<CallerLog> filler = start -> {
                 CallerLog log = new CallerLog((int) (messages / BATCH / THREADS + 2), BATCH);
                 while (true) {
