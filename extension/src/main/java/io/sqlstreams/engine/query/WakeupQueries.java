@@ -2,7 +2,6 @@ package io.sqlstreams.engine.query;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 
 import io.sqlstreams.engine.sql.BoundStatement;
 import io.sqlstreams.engine.sql.Sql;
@@ -28,13 +27,6 @@ public final class WakeupQueries {
 
     public void stopListening(Connection connection) throws SQLException {
         execute(connection, "stop_listening_for_commits");
-    }
-
-    /** The server process that runs this statement; {@code timeout} bounds a wait for a pooler's free backend. */
-    public int backendPid(Connection connection, Duration timeout) throws SQLException {
-        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("backend_pid"))) {
-            return query.timeout(timeout).querySingle(row -> row.getInt("pid"));
-        }
     }
 
     private void execute(Connection connection, String name) throws SQLException {

@@ -38,11 +38,15 @@ final class InstallationRemoval {
                     + " needs ClientConfig.allowDestroy");
         }
         engine.database().autoCommit("destroying the installation in schema " + schema, connection -> {
-            return Transactions.run(connection, tx -> {
-                migrations.lock(tx);
-                dropEverything(tx, force);
-                return null;
-            });
+            migrations.lock(connection);
+            try {
+                return Transactions.run(connection, tx -> {
+                    dropEverything(tx, force);
+                    return null;
+                });
+            } finally {
+                migrations.unlock(connection);
+            }
         });
         engine.migrator().forget();
     }

@@ -36,13 +36,12 @@ final class ListeningConnection implements AutoCloseable {
         this.queries = queries;
     }
 
-    /** Borrows a connection and, once it has shown that it keeps one server process, listens on it. */
+    /** Borrows a connection and listens on it. */
     static ListeningConnection open(DataSource dataSource, WakeupQueries queries) throws SQLException, Unsupported {
         Connection connection = dataSource.getConnection();
         try {
             PGConnection notifications = unwrap(connection);
             connection.setAutoCommit(true);
-            new BackendPinning(dataSource, queries).verify(connection);
             queries.listen(connection);
             return new ListeningConnection(connection, notifications, queries);
         } catch (SQLException | Unsupported | RuntimeException | LinkageError failure) {

@@ -1,9 +1,10 @@
 -- Migration bookkeeping: the advisory lock that serialises migrations and the migration_log trail.
 
 -- name: lock_migrations
--- Held until the transaction ends: a session lock would outlive its transaction on a server process that a
--- transaction-mode pooler then hands to other clients.
-SELECT pg_advisory_xact_lock(hashtextextended(:lock_key, 0))
+SELECT pg_advisory_lock(hashtextextended(:lock_key, 0))
+
+-- name: unlock_migrations
+SELECT pg_advisory_unlock(hashtextextended(:lock_key, 0))
 
 -- name: migration_log_exists
 SELECT to_regclass(:schema_name || '.migration_log') IS NOT NULL AS present
