@@ -73,7 +73,7 @@ final class SteadyLoad {
                 BenchClock.nowMicros() - payload.sentAtMicros());
     }
 
-    /** Starts producing {@code rate × length} messages through {@code producer}, one caller per 250 msg/s (16–64). */
+    /** Starts producing {@code rate × length} messages through {@code producer}, one caller per 50 msg/s (16–512). */
     void produce(String name, Producer<BenchPayload> producer, Duration length) {
         long total = Math.max(1, Math.round(rate * (length.toNanos() / 1e9)));
         produced = CompletableFuture.supplyAsync(() -> {
