@@ -48,8 +48,15 @@ public final class InstanceQueries {
         }
     }
 
-    /** Extends an unexpired row held with {@code token} by {@code ttl} and stores the holder's failure streak. */
+    /**
+     * Extends an unexpired row held with {@code token} by {@code ttl} and stores the holder's failure streak, inside
+     * the caller's transaction (the worker row stays share-locked until it ends, so no claim counts the instances
+     * meanwhile).
+     */
     public Renewal renew(Connection connection, Instance instance, Duration ttl, int attempts) throws SQLException {
+        try (BoundStatement lock = BoundStatement.prepare(connection, sql.statement("lock_worker_for_renewal"))) {
+            lock.bind("instance_id", instance.id()).queryOne(row -> row.getLong("id"));
+        }
         try (BoundStatement renew = BoundStatement.prepare(connection, sql.statement("renew_worker_instance"))) {
             return renew.bind("ttl_micros", Micros.of(ttl)).bind("attempts", attempts)
                     .bind("instance_id", instance.id()).bind("token", instance.token())

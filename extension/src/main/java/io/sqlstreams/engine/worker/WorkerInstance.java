@@ -78,8 +78,8 @@ public final class WorkerInstance {
 
     /** Extends the row by InstanceTTL if it is still live with this token, and says what the worker's target is. */
     public Heartbeat renew() {
-        Renewal renewal = engine.database().autoCommit("renewing " + subject,
-                connection -> queries.renew(connection, row, ttl, attempts));
+        Renewal renewal = engine.database().inTransaction("renewing " + subject,
+                transaction -> queries.renew(transaction, row, ttl, attempts));
         if (!renewal.renewed()) {
             return Heartbeat.LOST;
         }

@@ -27,14 +27,22 @@ logged AS (
 )
 SELECT c.id, c.token::text AS token, w.target_instances FROM worker w LEFT JOIN claimed c ON c.worker_id = w.id
 
+-- name: lock_worker_for_renewal
+-- Taken in the renewal's transaction before renew_worker_instance: shared with other renewals, exclusive with a
+-- claim (lock_worker_for_claim). Without it a renewal that started just before its row expired could commit after
+-- a claim had counted that row as expired, and two holders of a one-instance worker would run side by side.
+SELECT w.id FROM {schema}.worker_config w JOIN {schema}.worker_instance i ON i.worker_id = w.id
+WHERE i.id = :instance_id FOR SHARE OF w
+
 -- name: renew_worker_instance
 -- Renews only an unexpired row with the holder's token, writing the holder's failure streak with it; reports the
--- worker's target so a suspension is seen.
+-- worker's target so a suspension is seen. Expired is judged by the clock when the row is read, after the lock:
+-- the transaction's start (now()) may lie before a wait for a claim.
 WITH renewed AS (
     UPDATE {schema}.worker_instance i
     SET expires_at = now() + :ttl_micros * interval '1 microsecond', attempts = :attempts
     FROM {schema}.worker_config w
-    WHERE i.id = :instance_id AND i.token = :token::uuid AND i.expires_at > now() AND w.id = i.worker_id
+    WHERE i.id = :instance_id AND i.token = :token::uuid AND i.expires_at > clock_timestamp() AND w.id = i.worker_id
     RETURNING i.id, i.worker_id, i.token, i.expires_at, i.attempts, i.created_at, w.target_instances
 ),
 logged AS (
