@@ -25,6 +25,7 @@ public final class TestPostgres {
     private static final int POOL_SIZE = 24;
 
     private static DataSource dataSource;
+    private static String jdbcUrl;
     private static String description;
 
     private TestPostgres() {
@@ -34,7 +35,6 @@ public final class TestPostgres {
     public static synchronized DataSource dataSource() {
         if (dataSource == null) {
             Optional<String> url = configuredUrl();
-            String jdbcUrl;
             if (url.isPresent()) {
                 jdbcUrl = url.get();
                 description = "external PostgreSQL at " + jdbcUrl;
@@ -47,6 +47,12 @@ public final class TestPostgres {
             verifyReachable();
         }
         return dataSource;
+    }
+
+    /** The JDBC URL of the server the tests use (the embedded one's once it started). */
+    public static synchronized String jdbcUrl() {
+        dataSource();
+        return jdbcUrl;
     }
 
     /** The JDBC URL a test run was pointed at, if any. */

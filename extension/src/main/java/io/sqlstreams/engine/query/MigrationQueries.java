@@ -37,13 +37,14 @@ public final class MigrationQueries {
         this.sql = sql;
     }
 
-    /** Waits for the session advisory lock that serialises migrations of this schema across processes. */
-    public void lock(Connection connection) throws SQLException {
-        advisory(connection, "lock_migrations");
-    }
-
-    public void unlock(Connection connection) throws SQLException {
-        advisory(connection, "unlock_migrations");
+    /**
+     * Waits for the advisory lock that serialises migrations of this schema across processes, held until the
+     * caller's transaction ends.
+     */
+    public void lock(Connection transaction) throws SQLException {
+        try (BoundStatement lock = BoundStatement.prepare(transaction, sql.statement("lock_migrations"))) {
+            lock.bind("lock_key", "sqlstreams.migrations:" + sql.schema()).query().close();
+        }
     }
 
     /** Whether the schema exists; one prepared by an administrator is used as it is. */
@@ -136,12 +137,6 @@ public final class MigrationQueries {
                     .bind("status", "success")
                     .bindNull("error", Types.VARCHAR)
                     .update();
-        }
-    }
-
-    private void advisory(Connection connection, String statement) throws SQLException {
-        try (BoundStatement lock = BoundStatement.prepare(connection, sql.statement(statement))) {
-            lock.bind("lock_key", "sqlstreams.migrations:" + sql.schema()).query().close();
         }
     }
 

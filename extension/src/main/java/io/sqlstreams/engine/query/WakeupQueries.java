@@ -29,6 +29,13 @@ public final class WakeupQueries {
         execute(connection, "stop_listening_for_commits");
     }
 
+    /** The server process that runs this statement. */
+    public int backendPid(Connection connection) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("backend_pid"))) {
+            return query.querySingle(row -> row.getInt("pid"));
+        }
+    }
+
     private void execute(Connection connection, String name) throws SQLException {
         try (BoundStatement statement = BoundStatement.prepare(connection, sql.statement(name))) {
             statement.update();

@@ -15,9 +15,9 @@ import io.sqlstreams.engine.sql.Transactions;
 
 /**
  * Creates and checks the library's DDL versions. Two counters: the system scope (the shared tables) and
- * one per stream (its table family). This build knows version 1 of each. Creation is serialised across
- * processes by a session advisory lock keyed on the schema; every step records its outcome in
- * {@code migration_log}.
+ * one per stream (its table family). This build knows version 1 of each. Creation happens in one transaction,
+ * serialised across processes by a transaction-scoped advisory lock keyed on the schema (so it works through a
+ * transaction-mode pooler too); every step records its outcome in {@code migration_log}.
  */
 public final class SchemaMigrator {
     /** The DDL version this build writes and reads, for both scopes. */
@@ -71,13 +71,11 @@ public final class SchemaMigrator {
             if (ready != null) {
                 return ready;
             }
-            migrations.lock(connection);
-            try {
-                Long existing = readySystem(connection);
-                return existing != null ? existing : createSystem(connection);
-            } finally {
-                migrations.unlock(connection);
-            }
+            return Transactions.run(connection, tx -> {
+                migrations.lock(tx);
+                Long existing = readySystem(tx);
+                return existing != null ? existing : createSystem(tx);
+            });
         });
         systemId = id;
         return id;
@@ -149,17 +147,15 @@ public final class SchemaMigrator {
         }
     }
 
-    private long createSystem(Connection connection) throws SQLException {
-        if (!migrations.schemaExists(connection)) {
-            migrations.createSchema(connection);
+    private long createSystem(Connection tx) throws SQLException {
+        if (!migrations.schemaExists(tx)) {
+            migrations.createSchema(tx);
         }
-        return Transactions.run(connection, tx -> {
-            new DdlLockTimeout(sql).apply(tx);
-            migrations.createSharedTables(tx, CONTROL_PLANE);
-            Optional<Long> existing = migrations.systemId(tx);
-            long id = existing.isPresent() ? existing.get() : migrations.insertSystem(tx);
-            migrations.recordSystemVersion(tx, id, BUILD_VERSION);
-            return id;
-        });
+        new DdlLockTimeout(sql).apply(tx);
+        migrations.createSharedTables(tx, CONTROL_PLANE);
+        Optional<Long> existing = migrations.systemId(tx);
+        long id = existing.isPresent() ? existing.get() : migrations.insertSystem(tx);
+        migrations.recordSystemVersion(tx, id, BUILD_VERSION);
+        return id;
     }
 }

@@ -38,15 +38,11 @@ final class InstallationRemoval {
                     + " needs ClientConfig.allowDestroy");
         }
         engine.database().autoCommit("destroying the installation in schema " + schema, connection -> {
-            migrations.lock(connection);
-            try {
-                return Transactions.run(connection, tx -> {
-                    dropEverything(tx, force);
-                    return null;
-                });
-            } finally {
-                migrations.unlock(connection);
-            }
+            return Transactions.run(connection, tx -> {
+                migrations.lock(tx);
+                dropEverything(tx, force);
+                return null;
+            });
         });
         engine.migrator().forget();
     }

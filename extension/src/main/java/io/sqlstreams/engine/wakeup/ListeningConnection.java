@@ -36,17 +36,37 @@ final class ListeningConnection implements AutoCloseable {
         this.queries = queries;
     }
 
-    /** Borrows a connection and listens on it. */
+    /** Borrows a connection and, once it has shown that it talks to its server process directly, listens on it. */
     static ListeningConnection open(DataSource dataSource, WakeupQueries queries) throws SQLException, Unsupported {
         Connection connection = dataSource.getConnection();
         try {
             PGConnection notifications = unwrap(connection);
             connection.setAutoCommit(true);
+            requireDirect(connection, notifications, queries);
             queries.listen(connection);
             return new ListeningConnection(connection, notifications, queries);
         } catch (SQLException | Unsupported | RuntimeException | LinkageError failure) {
             connection.close();
             throw failure;
+        }
+    }
+
+    /**
+     * Refuses a connection that reaches its server process through a pooler or proxy. Behind a transaction-mode
+     * pooler (PgBouncer) each transaction may run on another server process, so a LISTEN would stay on a process
+     * that other clients then use: its notifications would reach them and pile up unread in their drivers. Such a
+     * pooler stands between driver and server for cancel requests too, and gives the driver a cancel key of its own:
+     * the process id in it is not the one that runs the statements. A direct connection's is.
+     */
+    private static void requireDirect(Connection connection, PGConnection driver, WakeupQueries queries)
+            throws SQLException, Unsupported {
+        int serving = queries.backendPid(connection);
+        int announced = driver.getBackendPID();
+        if (serving != announced) {
+            throw new Unsupported("its connections reach PostgreSQL through a pooler or proxy (the connection's"
+                    + " cancel key names server process " + announced + " but process " + serving + " runs its"
+                    + " statements; a transaction-mode pooler such as PgBouncer's would leave a LISTEN on a process"
+                    + " other clients use)", null);
         }
     }
 

@@ -23,8 +23,9 @@ import io.sqlstreams.engine.query.WakeupQueries;
 /**
  * The client's one listener for commit announcements: while any session subscribes, it holds one connection that
  * listens, and wakes the sessions of every stream an announcement names. Before it counts as listening it sends
- * itself a probe; one that never arrives (a transaction-mode pooler hands LISTEN to some other backend) or a data
- * source that is not pgjdbc's makes wake-up unavailable for the client's life (SQL0142), and its sessions poll.
+ * itself a probe. Connections through a pooler or proxy (see {@link ListeningConnection}), a probe that never
+ * arrives or a data source that is not pgjdbc's make wake-up unavailable for the client's life (SQL0142), and its
+ * sessions poll.
  * A connection that fails is SQL0143: every session is woken once (an announcement may have been missed) and the
  * listener connects again, backing off on the client's retry curve, until it listens again (SQL0144, and every
  * session woken once more). With its last subscriber it stops and gives its connection back.

@@ -77,8 +77,8 @@ final class SettingsCatalogue {
                     "true",
                     "Whether commits wake idle sessions at once, in every process (PostgreSQL `LISTEN/NOTIFY`: one"
                             + " connection of the data source held while sessions run); `false` leaves them to"
-                            + " poll every `claim-poll-rate`. Without a pgjdbc data source, or behind a"
-                            + " transaction-mode pooler, sessions poll anyway (SQL0142).",
+                            + " poll every `claim-poll-rate`. Without a pgjdbc data source, or through a"
+                            + " pooler such as PgBouncer, sessions poll anyway (SQL0142).",
                     GlobalDraft::wakeupEnabled));
 
     private static final Map<String, PropertyDeclaration<GroupDraft, ?>> GROUP_PROPERTIES_BY_NAME =

@@ -1,13 +1,16 @@
 -- Migration bookkeeping: the advisory lock that serialises migrations and the migration_log trail.
 
 -- name: lock_migrations
-SELECT pg_advisory_lock(hashtextextended(:lock_key, 0))
-
--- name: unlock_migrations
-SELECT pg_advisory_unlock(hashtextextended(:lock_key, 0))
+-- Held until the transaction ends: a session lock would outlive its transaction on a server process that a
+-- transaction-mode pooler then hands to other clients.
+SELECT pg_advisory_xact_lock(hashtextextended(:lock_key, 0))
 
 -- name: migration_log_exists
-SELECT to_regclass(:schema_name || '.migration_log') IS NOT NULL AS present
+-- Read from the catalog with the statement's snapshot, not by name lookup (to_regclass): a lookup that found nothing
+-- before the lock was taken is remembered by the server process, so inside the transaction that waited for the
+-- lock it would still find nothing after another process created the table.
+SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+               WHERE n.nspname = :schema_name AND c.relname = 'migration_log') AS present
 
 -- name: system_id
 SELECT id FROM {schema}.system_config ORDER BY id LIMIT 1
@@ -34,7 +37,7 @@ INSERT INTO {schema}.migration_log (stream_id, version, min_compatible_version, 
 VALUES (:stream_id, :version, :min_compatible_version, :status, :error)
 
 -- name: schema_exists
-SELECT to_regnamespace(:schema_name) IS NOT NULL AS present
+SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = :schema_name) AS present
 
 -- name: recorded_stream_versions
 SELECT s.name, coalesce(max(m.version), 0) AS version,

@@ -11,3 +11,7 @@ LISTEN sqlstreams_wakeup
 
 -- name: stop_listening_for_commits
 UNLISTEN sqlstreams_wakeup
+
+-- name: backend_pid
+-- Which server process runs the connection's statements; behind a pooler, not the one its cancel key names.
+SELECT pg_backend_pid() AS pid
