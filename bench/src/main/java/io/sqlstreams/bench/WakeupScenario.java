@@ -7,8 +7,8 @@ import io.sqlstreams.SqlStreams;
 
 /**
  * What wake-up on produce costs producers: {@code produce} from 16 callers with the client's wake-up on (every
- * commit announced, coalesced) and off ({@code disableWakeup}), off first, each on fresh streams, the "on" figure
- * held against the "off" one of the same run. BENCHMARKS.md allows wake-up at most 5 % of the produce ceiling.
+ * commit announced, coalesced) and off ({@code disableWakeup}), alternating which runs first, each on fresh
+ * streams, the "on" figure held against the "off" one of the same run. BENCHMARKS.md allows wake-up at most 5 % of the produce ceiling.
  */
 final class WakeupScenario implements Scenario {
     static final int CALLERS = 16;
@@ -36,8 +36,10 @@ final class WakeupScenario implements Scenario {
         ProduceMeasurement withoutWakeup = new ProduceMeasurement(off, context.dataSource(), context.schema(),
                 context.measurement());
         Repetitions repetitions = context.repetitions();
-        Figure offFigure = repetitions.measure(label(false), () -> withoutWakeup.produce(CALLERS));
-        Figure onFigure = repetitions.measure(label(true), () -> withWakeup.produce(CALLERS));
+        List<Figure> figures = repetitions.measurePaired(label(false), () -> withoutWakeup.produce(CALLERS),
+                label(true), () -> withWakeup.produce(CALLERS));
+        Figure offFigure = figures.get(0);
+        Figure onFigure = figures.get(1);
         Comparison onVersusOff = new Comparison(onFigure, offFigure, "wake-up on against off, target ≥ 95 %");
         Comparison offVersusRaw = new Comparison(offFigure, context.baselines().insert100(), "");
         return new ScenarioResult(List.of(offFigure, onFigure), List.of(offVersusRaw, onVersusOff));
