@@ -8,7 +8,8 @@ import io.sqlstreams.SqlStreams;
 /**
  * What wake-up on produce costs producers: {@code produce} from 16 callers with the client's wake-up on (every
  * commit announced, coalesced) and off ({@code disableWakeup}), alternating which runs first, each on fresh
- * streams, the "on" figure held against the "off" one of the same run. BENCHMARKS.md allows wake-up at most 5 % of the produce ceiling.
+ * streams, the "on" figure held against the "off" one of the same run. BENCHMARKS.md allows wake-up at most 5 % of
+ * the produce ceiling.
  */
 final class WakeupScenario implements Scenario {
     static final int CALLERS = 16;

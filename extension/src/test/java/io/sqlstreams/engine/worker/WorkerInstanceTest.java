@@ -213,9 +213,10 @@ class WorkerInstanceTest {
         return connection;
     }
 
+    /** Waits until {@code waiting} statements on this class's worker rows wait for a lock. */
     private void awaitLockWaits(int waiting) {
         await().atMost(Duration.ofSeconds(10)).until(() -> rig.sql.count("SELECT count(*) FROM pg_stat_activity"
-                + " WHERE wait_event_type = 'Lock' AND datname = current_database()") == waiting);
+                + " WHERE wait_event_type = 'Lock' AND query LIKE '%{s}.worker_config%'") == waiting);
     }
 
     @Test
