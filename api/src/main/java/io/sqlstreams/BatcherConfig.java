@@ -5,11 +5,12 @@ import java.time.Duration;
 /**
  * Automatic batching of concurrent {@code produce} calls. Batching is commit-driven, with no linger
  * timer: while one batch commits, the next fills, so the batch size follows the arrival rate (one when
- * idle). A whole batch is retried on a transient failure, which is safe because every message carries an
+ * idle). A second batch commits beside the first only once {@code maxSize} messages are waiting, so
+ * moderate load makes bigger transactions rather than more of them. A whole batch is retried on a transient failure, which is safe because every message carries an
  * idempotency claim. Every field is optional ({@code null} or zero means the default).
  *
  * @param maxSize          messages per shared transaction. Default 100.
- * @param concurrencyLimit batch-committing workers per stream, one pooled connection each. Default 4.
+ * @param concurrencyLimit most batches committing at once per stream, one pooled connection each. Default 4.
  * @param attemptTimeout   bound on one batch transaction attempt. Default 10 s.
  * @param shutdownGrace    how long an interrupted {@code produce} keeps waiting for its real outcome;
  *                         negative abandons at once. Default 15 s.

@@ -1,11 +1,12 @@
 package io.sqlstreams.engine.produce;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 import io.sqlstreams.BatcherConfig;
@@ -13,21 +14,24 @@ import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
 
 /**
- * Groups concurrent produce calls into shared transactions. Commit-driven, with no linger timer: an idle
- * worker takes whatever is queued (one message when traffic is light, up to maxSize under load) and commits
- * it while the queue fills for the next worker. A batch that fails permanently is retried message by message, so
- * one caller's bad message fails only that caller. Workers start on first use and stop on {@link #close()} once
- * the queue is drained.
+ * Groups concurrent produce calls into shared transactions. Commit-driven, with no linger timer: while no batch
+ * is committing, a worker takes whatever is queued at once (one message when traffic is light). While one is
+ * committing, the queue fills for the next, and another worker starts a concurrent batch only once a whole
+ * batch (maxSize) is waiting: batches then grow with the load instead of being split into many small
+ * transactions, each paying the statement's and the commit's fixed cost. A batch that fails permanently is
+ * retried message by message, so one caller's bad message fails only that caller. Workers start on first use
+ * and stop on {@link #close()} once the queue is drained.
  */
 final class AutoBatcher implements AutoCloseable {
-    private static final Request STOP = new Request(null, null);
-
-    private final BlockingQueue<Request> queue = new LinkedBlockingQueue<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition mayStart = lock.newCondition();
+    private final ArrayDeque<Request> queue = new ArrayDeque<>();
     private final int maxSize;
     private final int workerCount;
     private final ThreadFactory threads;
     private final Function<List<PreparedMessage>, List<ProduceResult>> writer;
     private final List<Thread> workers = new ArrayList<>();
+    private int committing;
     private boolean closed;
 
     AutoBatcher(BatcherConfig config, ThreadFactory threads, Function<List<PreparedMessage>, List<ProduceResult>> writer) {
@@ -39,12 +43,18 @@ final class AutoBatcher implements AutoCloseable {
 
     CompletableFuture<ProduceResult> submit(PreparedMessage message) {
         Request request = new Request(message, new CompletableFuture<>());
-        synchronized (this) {
+        lock.lock();
+        try {
             if (closed) {
                 throw new IllegalStateException("the producer is closed");
             }
             startWorkers();
             queue.add(request);
+            if (queue.size() == 1 || queue.size() == maxSize) {
+                signalIfABatchMayStart();
+            }
+        } finally {
+            lock.unlock();
         }
         return request.result();
     }
@@ -58,26 +68,65 @@ final class AutoBatcher implements AutoCloseable {
     }
 
     private void work() {
-        List<Request> batch = new ArrayList<>(maxSize);
         while (true) {
-            batch.clear();
+            List<Request> batch = nextBatch();
+            if (batch == null) {
+                return;
+            }
             try {
-                batch.add(queue.take());
-            } catch (InterruptedException interrupted) {
-                return;
-            }
-            queue.drainTo(batch, maxSize - 1);
-            long stops = batch.stream().filter(request -> request == STOP).count();
-            batch.removeIf(request -> request == STOP);
-            if (!batch.isEmpty()) {
                 commit(batch);
-            }
-            if (stops > 0) {
-                for (long extra = 1; extra < stops; extra++) {
-                    queue.add(STOP);
+            } finally {
+                lock.lock();
+                try {
+                    committing--;
+                    wakeWorkers();
+                } finally {
+                    lock.unlock();
                 }
-                return;
             }
+        }
+    }
+
+    /** The next batch to commit, counted as committing; null once closed and drained (or interrupted). */
+    private List<Request> nextBatch() {
+        lock.lock();
+        try {
+            while (!aBatchMayStart()) {
+                if (closed && queue.isEmpty()) {
+                    return null;
+                }
+                mayStart.await();
+            }
+            List<Request> batch = new ArrayList<>(Math.min(queue.size(), maxSize));
+            while (batch.size() < maxSize && !queue.isEmpty()) {
+                batch.add(queue.poll());
+            }
+            committing++;
+            wakeWorkers();
+            return batch;
+        } catch (InterruptedException interrupted) {
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean aBatchMayStart() {
+        return !queue.isEmpty() && (committing == 0 || queue.size() >= maxSize);
+    }
+
+    private void signalIfABatchMayStart() {
+        if (aBatchMayStart()) {
+            mayStart.signal();
+        }
+    }
+
+    /** After closing, every waiting worker rechecks whether anything is left for it. */
+    private void wakeWorkers() {
+        if (closed) {
+            mayStart.signalAll();
+        } else {
+            signalIfABatchMayStart();
         }
     }
 
@@ -106,13 +155,16 @@ final class AutoBatcher implements AutoCloseable {
     @Override
     public void close() {
         List<Thread> running;
-        synchronized (this) {
+        lock.lock();
+        try {
             if (closed) {
                 return;
             }
             closed = true;
             running = List.copyOf(workers);
-            running.forEach(worker -> queue.add(STOP));
+            mayStart.signalAll();
+        } finally {
+            lock.unlock();
         }
         for (Thread worker : running) {
             try {

@@ -58,12 +58,11 @@ class AutoBatcherTest {
     @Test
     void messagesQueuedWhileABatchCommitsGoTogetherInBatchesOfAtMostMaxSize() throws Exception {
         AutoBatcher batcher = batcher(3, 1);
-        Hold first = writer.hold(1);
-        CompletableFuture<ProduceResult> one = batcher.submit(message(1));
-        first.awaitEntered();
+        Held first = writeAndHold(batcher, 1);
         List<CompletableFuture<ProduceResult>> queued = submit(batcher, 2, 6);
 
-        first.release();
+        first.hold().release();
+        CompletableFuture<ProduceResult> one = first.result();
 
         assertThat(one.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(new ProduceResult(1, false));
         for (int n = 2; n <= 6; n++) {
@@ -76,13 +75,12 @@ class AutoBatcherTest {
     @Test
     void closeWritesEverythingQueuedBeforeItReturnsAndThenRefusesNewMessages() throws Exception {
         AutoBatcher batcher = batcher(2, 1);
-        Hold first = writer.hold(1);
-        List<CompletableFuture<ProduceResult>> submitted = new ArrayList<>(List.of(batcher.submit(message(1))));
-        first.awaitEntered();
+        Held first = writeAndHold(batcher, 1);
+        List<CompletableFuture<ProduceResult>> submitted = new ArrayList<>(List.of(first.result()));
         submitted.addAll(submit(batcher, 2, 4));
 
         Thread closer = closeInBackground(batcher);
-        first.release();
+        first.hold().release();
         closer.join(PATIENCE.toMillis());
 
         assertThat(closer.isAlive()).as("close returned").isFalse();
@@ -93,26 +91,33 @@ class AutoBatcherTest {
     }
 
     @Test
-    void closeStopsEveryWorkerEvenWhenOneOfThemTakesAllTheStopSignals() throws Exception {
-        AutoBatcher batcher = batcher(10, 3);
-        List<Hold> holds = new ArrayList<>();
-        for (int n = 1; n <= 3; n++) {
-            Hold hold = writer.hold(n);
-            batcher.submit(message(n));
-            hold.awaitEntered();
-            holds.add(hold);
-        }
+    void whileABatchCommitsAnotherWorkerStartsOnlyOnceAWholeBatchIsQueued() throws Exception {
+        AutoBatcher batcher = batcher(3, 2);
+        Held first = writeAndHold(batcher, 1);
+
+        List<CompletableFuture<ProduceResult>> queued = submit(batcher, 2, 4);
+
+        assertThat(queued.get(2).get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("written beside the held batch")
+                .isEqualTo(new ProduceResult(4, false));
+        assertThat(first.result()).isNotDone();
+        assertThat(writer.batches).as("2 waited for 3 and 4 instead of starting a batch of its own")
+                .containsExactly(List.of(1), List.of(2, 3, 4));
+        first.hold().release();
+        assertThat(first.result().get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(new ProduceResult(1, false));
+    }
+
+    @Test
+    void closeWaitsForEveryConcurrentBatchAndStopsEveryWorker() throws Exception {
+        AutoBatcher batcher = batcher(1, 3);
+        List<Held> held = IntStream.rangeClosed(1, 3).mapToObj(n -> writeAndHold(batcher, n)).toList();
 
         Thread closer = closeInBackground(batcher);
-        holds.get(0).release();
-        Thread firstWorker = writer.writers.get(1);
-        firstWorker.join(PATIENCE.toMillis());
-        assertThat(firstWorker.isAlive()).as("the first free worker took the three stops and ended").isFalse();
-        holds.get(1).release();
-        holds.get(2).release();
+        held.forEach(write -> write.hold().release());
         closer.join(PATIENCE.toMillis());
 
-        assertThat(closer.isAlive()).as("close returned once the other two had their stops back").isFalse();
+        assertThat(closer.isAlive()).as("close returned").isFalse();
+        assertThat(writer.writers.values()).as("three workers wrote at once, and all of them ended")
+                .hasSize(3).doesNotHaveDuplicates().noneMatch(Thread::isAlive);
     }
 
     @Test
@@ -171,21 +176,26 @@ class AutoBatcherTest {
     }
 
     /** Message 1 is written alone and held while 2, 3 and 4 queue behind it; returns the results of 2..4. */
-    private List<CompletableFuture<ProduceResult>> submitBehindABlockedBatch(AutoBatcher batcher)
-            throws InterruptedException {
-        Hold first = writer.hold(1);
-        batcher.submit(message(1));
-        first.awaitEntered();
+    private List<CompletableFuture<ProduceResult>> submitBehindABlockedBatch(AutoBatcher batcher) {
+        Held first = writeAndHold(batcher, 1);
         List<CompletableFuture<ProduceResult>> results = submit(batcher, 2, 4);
-        first.release();
+        first.hold().release();
         return results;
+    }
+
+    /** Submits message n and returns once its writer call has begun and is held open. */
+    private Held writeAndHold(AutoBatcher batcher, int n) {
+        Hold hold = writer.hold(n);
+        CompletableFuture<ProduceResult> result = batcher.submit(message(n));
+        hold.awaitEntered();
+        return new Held(hold, result);
     }
 
     private static List<CompletableFuture<ProduceResult>> submit(AutoBatcher batcher, int from, int to) {
         return IntStream.rangeClosed(from, to).mapToObj(n -> batcher.submit(message(n))).toList();
     }
 
-    /** Closes on a thread of its own and returns once close is waiting for the workers (its stops are queued). */
+    /** Closes on a thread of its own and returns once close is waiting for the workers. */
     private static Thread closeInBackground(AutoBatcher batcher) {
         Thread closer = new Thread(batcher::close, "batcher-test-closer");
         closer.start();
@@ -206,13 +216,21 @@ class AutoBatcherTest {
         return new PreparedMessage(UUID.randomUUID(), 1, String.valueOf(n), null, null, "{}", "{}");
     }
 
+    private record Held(Hold hold, CompletableFuture<ProduceResult> result) {
+    }
+
     /** A writer call held open until {@link #release()}. */
     private static final class Hold {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch released = new CountDownLatch(1);
 
-        void awaitEntered() throws InterruptedException {
-            assertThat(entered.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the writer was called").isTrue();
+        void awaitEntered() {
+            try {
+                assertThat(entered.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the writer was called").isTrue();
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while waiting for the writer", interrupted);
+            }
         }
 
         void release() {
