@@ -448,7 +448,10 @@ public enum Code {
             "None: the listener connects again with a back-off and logs SQL0144 when it listens again. If it keeps failing, look at the database's availability and connection limits."),
     SQL0144(Kind.EVENT, Level.INFO, Recovery.NONE, "WakeupListenerRestored",
             "The connection this client listens on for commit notifications is listening again after SQL0143; the sessions it serves were woken once.",
-            "None.");
+            "None."),
+    SQL0145(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "InvalidMeasurement",
+            "A measurement given to the metrics producer, or a series named for reading, is malformed: no kind, a value that is NaN or infinite, a negative counter, a unit outside ms, s, an {annotation} or none, an attribute key or value that breaks its rule, metadata that is not a JSON object, or a series key longer than 1,024 bytes. Nothing was stored.",
+            "Fix the part the message names; names themselves are checked separately (SQL0109).");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

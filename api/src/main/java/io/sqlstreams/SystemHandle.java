@@ -51,4 +51,7 @@ public interface SystemHandle {
      *                             is registered (both only when not forced)
      */
     void destroy(DestroyOptions options);
+
+    /** The installation's metrics. No I/O until a verb is called. */
+    MetricsHandle metrics();
 }

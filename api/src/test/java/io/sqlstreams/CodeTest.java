@@ -32,9 +32,9 @@ class CodeTest {
     }
 
     @Test
-    void constantsAreSql0001ToSql0144InOrder() {
+    void constantsAreSql0001ToSql0145InOrder() {
         Code[] codes = Code.values();
-        assertThat(codes).hasSize(144);
+        assertThat(codes).hasSize(145);
         for (int i = 0; i < codes.length; i++) {
             String expected = String.format("SQL%04d", i + 1);
             assertThat(codes[i].name()).isEqualTo(expected);
@@ -60,6 +60,7 @@ class CodeTest {
         errors.addAll(range(53, 56));
         errors.addAll(numbers(64, 66, 97, 106, 107, 108, 109, 110, 111, 112, 113));
         errors.addAll(range(132, 138));
+        errors.add(145);
         Set<Integer> metrics = range(42, 51);
         metrics.addAll(range(67, 93));
         metrics.addAll(range(98, 100));
@@ -176,6 +177,8 @@ class CodeTest {
         assertThat(Code.SQL0143.title()).isEqualTo("WakeupListenerLost");
         assertThat(Code.SQL0144.title()).isEqualTo("WakeupListenerRestored");
         assertThat(Code.SQL0144.level()).isEqualTo(Level.INFO);
+        assertThat(Code.SQL0145.title()).isEqualTo("InvalidMeasurement");
+        assertThat(Code.SQL0145.recovery()).isEqualTo(Code.Recovery.PERMANENT);
     }
 
     @ParameterizedTest
@@ -196,7 +199,7 @@ class CodeTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"SQL0000", "SQL0145", "0", "145", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
+    @ValueSource(strings = {"SQL0000", "SQL0146", "0", "146", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
         "SQL-0059", "-59", "+59", "SQLX059", "   "})
     void findRejectsAnythingElse(String text) {
         assertThat(Code.find(text)).isEmpty();

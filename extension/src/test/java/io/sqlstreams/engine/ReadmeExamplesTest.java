@@ -7,6 +7,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
@@ -18,8 +20,10 @@ import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.Measurement;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.MessageOptions;
+import io.sqlstreams.MetricsHandle;
 import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
@@ -94,5 +98,23 @@ class ReadmeExamplesTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> charged.size() == 5);
             assertThat(session.isRunning()).isTrue();
         }
+    }
+
+    @Test
+    void metrics(TestDatabase database) {
+        SqlStreams client = SqlStreams.create(database.dataSource(),
+                ClientConfig.builder().schema(database.schema()).build());
+
+        // README: metrics
+        MetricsHandle metrics = client.system().metrics();
+        metrics.producer().produce(Measurement.gauge("billing.queue_depth", 17, "{job}", Map.of("queue", "invoices")));
+
+        Optional<Measurement> latest = metrics.metric("billing.queue_depth", Map.of("queue", "invoices")).latest();
+        List<Measurement> last10 = metrics.metric("billing.queue_depth", Map.of("queue", "invoices")).history(10);
+        // README: metrics end
+
+        assertThat(latest).get().extracting(Measurement::value).isEqualTo(17.0);
+        assertThat(last10).hasSize(1);
+        client.close();
     }
 }

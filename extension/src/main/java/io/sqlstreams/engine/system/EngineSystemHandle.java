@@ -2,12 +2,14 @@ package io.sqlstreams.engine.system;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.DestroyOptions;
+import io.sqlstreams.MetricsHandle;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.SystemConfig;
 import io.sqlstreams.SystemHandle;
 import io.sqlstreams.SystemState;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.manager.SystemWorkers;
+import io.sqlstreams.engine.metrics.EngineMetricsHandle;
 import io.sqlstreams.engine.query.SystemQueries;
 import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.schema.SchemaMigrator;
@@ -67,6 +69,11 @@ public final class EngineSystemHandle implements SystemHandle {
     @Override
     public void destroy(DestroyOptions options) {
         new InstallationRemoval(engine).destroy(options != null && options.force());
+    }
+
+    @Override
+    public MetricsHandle metrics() {
+        return new EngineMetricsHandle(engine);
     }
 
     static SqlStreamsException notInstalled(String schema) {

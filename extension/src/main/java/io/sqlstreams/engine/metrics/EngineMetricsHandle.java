@@ -1,0 +1,34 @@
+package io.sqlstreams.engine.metrics;
+
+import java.util.List;
+import java.util.Map;
+
+import io.sqlstreams.MeasurementProducer;
+import io.sqlstreams.MetricDefinition;
+import io.sqlstreams.MetricSeriesHandle;
+import io.sqlstreams.MetricsHandle;
+import io.sqlstreams.engine.context.Engine;
+
+/** The installation's metrics, for one client. */
+public final class EngineMetricsHandle implements MetricsHandle {
+    private final Engine engine;
+
+    public EngineMetricsHandle(Engine engine) {
+        this.engine = engine;
+    }
+
+    @Override
+    public List<MetricDefinition> definitions() {
+        return BuiltInMetrics.all();
+    }
+
+    @Override
+    public MeasurementProducer producer() {
+        return new EngineMeasurementProducer(engine);
+    }
+
+    @Override
+    public MetricSeriesHandle metric(String name, Map<String, String> attributes) {
+        return new EngineMetricSeriesHandle(engine, name, attributes);
+    }
+}
