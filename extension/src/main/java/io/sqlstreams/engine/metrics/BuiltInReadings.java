@@ -10,30 +10,13 @@ import io.sqlstreams.Measurement;
 import io.sqlstreams.MetricDefinition;
 import io.sqlstreams.engine.query.MetricQueries.GroupGauges;
 import io.sqlstreams.engine.query.MetricQueries.StreamGauges;
-import io.sqlstreams.engine.query.MetricQueries.SystemGauges;
 
 /** Live readings turned into the built-in measurements of their scope. */
-public final class BuiltInReadings {
+final class BuiltInReadings {
     private BuiltInReadings() {
     }
 
-    /** The installation's worker gauges; the schedule and alert gauges come with schedules and alerts. */
-    public static List<Measurement> system(SystemGauges gauges) {
-        Reading reading = new Reading(Map.of(), gauges.observedAt());
-        reading.add(Code.SQL0067, gauges.unclaimedWorkers());
-        reading.add(Code.SQL0068, gauges.oldestUnclaimedMillis());
-        reading.add(Code.SQL0069, gauges.failingWorkers());
-        return reading.measurements;
-    }
-
-    /** The collector's pass that ended at {@code completed}: its time in Unix seconds. */
-    public static Measurement collectorCompleted(Instant completed) {
-        Reading reading = new Reading(Map.of(), completed);
-        reading.add(Code.SQL0100, completed.toEpochMilli() / 1000.0);
-        return reading.measurements.get(0);
-    }
-
-    public static List<Measurement> stream(String stream, StreamGauges gauges) {
+    static List<Measurement> stream(String stream, StreamGauges gauges) {
         Reading reading = new Reading(Map.of("stream", stream), gauges.observedAt());
         reading.add(Code.SQL0079, gauges.compacted() ? 1 : 0);
         reading.add(Code.SQL0098, gauges.partitions());
@@ -45,7 +28,7 @@ public final class BuiltInReadings {
      * A group's gauges. The abandoned-routine gauges (SQL0091–SQL0093) are not among them: abandoned handler
      * calls are known to their session only, not to any table.
      */
-    public static List<Measurement> group(String stream, GroupGauges gauges) {
+    static List<Measurement> group(String stream, GroupGauges gauges) {
         Reading reading = new Reading(Map.of("stream", stream, "group", gauges.group()), gauges.observedAt());
         reading.add(Code.SQL0080, gauges.head());
         reading.add(Code.SQL0081, gauges.claimed());

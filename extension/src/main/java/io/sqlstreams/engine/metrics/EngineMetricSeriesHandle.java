@@ -17,12 +17,12 @@ import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.key.EngineKeyHandle;
 
 /** One series on {@code __system.metrics}: its compaction head and its retained messages. */
-public final class EngineMetricSeriesHandle implements MetricSeriesHandle {
+final class EngineMetricSeriesHandle implements MetricSeriesHandle {
     private final Engine engine;
     private final String name;
     private final Map<String, String> attributes;
 
-    public EngineMetricSeriesHandle(Engine engine, String name, Map<String, String> attributes) {
+    EngineMetricSeriesHandle(Engine engine, String name, Map<String, String> attributes) {
         this.engine = engine;
         this.name = name;
         Map<String, String> sorted = new TreeMap<>(Comparator.nullsFirst(Comparator.<String>naturalOrder()));

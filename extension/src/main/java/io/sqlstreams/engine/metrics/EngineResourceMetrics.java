@@ -55,9 +55,10 @@ public final class EngineResourceMetrics implements ResourceMetricsHandle {
         checkNames();
         Map<String, String> attributes = group == null ? Map.of("stream", stream)
                 : Map.of("stream", stream, "group", group);
+        EngineMetricsHandle metrics = new EngineMetricsHandle(engine);
         List<Measurement> latest = new ArrayList<>();
         for (MetricDefinition definition : BuiltInMetrics.ofScope(scope())) {
-            new EngineMetricSeriesHandle(engine, definition.name(), attributes).latest().ifPresent(latest::add);
+            metrics.metric(definition.name(), attributes).latest().ifPresent(latest::add);
         }
         return latest;
     }

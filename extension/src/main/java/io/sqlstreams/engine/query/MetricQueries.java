@@ -22,11 +22,6 @@ public final class MetricQueries {
     public record StreamGauges(Instant observedAt, long partitions, boolean compacted, long unclaimedWorkers) {
     }
 
-    /** The installation's workers without a live instance, and those failing, as of {@code observedAt}. */
-    public record SystemGauges(Instant observedAt, long unclaimedWorkers, long oldestUnclaimedMillis,
-                               long failingWorkers) {
-    }
-
     private final Sql sql;
 
     public MetricQueries(Sql sql) {
@@ -47,19 +42,10 @@ public final class MetricQueries {
     }
 
     public StreamGauges streamGauges(Connection connection, long streamId) throws SQLException {
-        try (BoundStatement query = BoundStatement.prepare(connection,
-                sql.streamStatement("stream_gauges", streamId))) {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.streamStatement("stream_gauges", streamId))) {
             return query.bind("stream_id", streamId).querySingle(row -> new StreamGauges(
                     row.getTimestamp("observed_at").toInstant(), row.getLong("partitions"), row.getBoolean("compacted"),
                     row.getLong("unclaimed_workers")));
-        }
-    }
-
-    public SystemGauges systemGauges(Connection connection) throws SQLException {
-        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("system_gauges"))) {
-            return query.querySingle(row -> new SystemGauges(row.getTimestamp("observed_at").toInstant(),
-                    row.getLong("unclaimed_workers"), row.getLong("oldest_unclaimed_ms"),
-                    row.getLong("failing_workers")));
         }
     }
 

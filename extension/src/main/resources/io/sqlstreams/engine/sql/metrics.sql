@@ -34,25 +34,3 @@ SELECT now() AS observed_at,
           AND w.target_instances <> 0
           AND NOT EXISTS (SELECT 1 FROM {schema}.worker_instance i
                           WHERE i.worker_id = w.id AND i.expires_at > now())) AS unclaimed_workers
-
--- name: system_gauges
--- Across the installation: the workers that want an instance and have none live, how long the longest of them
--- has been without one (since the latest expiry on record of any of its instances, else since it was created;
--- 0 when none), and the workers whose live instances are in a failure streak.
-SELECT now() AS observed_at,
-       count(*) FILTER (WHERE w.target_instances <> 0 AND live.instances = 0) AS unclaimed_workers,
-       coalesce(max((extract(epoch FROM now() - greatest(w.created_at, held.until)) * 1000)::bigint)
-                FILTER (WHERE w.target_instances <> 0 AND live.instances = 0), 0) AS oldest_unclaimed_ms,
-       count(*) FILTER (WHERE live.attempts > 0) AS failing_workers
-FROM {schema}.worker_config w
-CROSS JOIN LATERAL (
-    SELECT count(*) AS instances, coalesce(max(i.attempts), 0) AS attempts
-    FROM {schema}.worker_instance i WHERE i.worker_id = w.id AND i.expires_at > now()
-) live
-CROSS JOIN LATERAL (
-    SELECT max(least(e.expires_at, now())) AS until FROM (
-        SELECT expires_at FROM {schema}.worker_instance WHERE worker_id = w.id
-        UNION ALL
-        SELECT expires_at FROM {schema}.worker_instance_log WHERE worker_id = w.id
-    ) e
-) held

@@ -1,4 +1,4 @@
-package io.sqlstreams.engine.collector;
+package io.sqlstreams.engine.metrics;
 
 import java.util.List;
 import java.util.Map;
@@ -8,8 +8,6 @@ import io.sqlstreams.MetricDefinition;
 import io.sqlstreams.MetricSeriesHandle;
 import io.sqlstreams.MetricsHandle;
 import io.sqlstreams.engine.context.Engine;
-import io.sqlstreams.engine.metrics.BuiltInMetrics;
-import io.sqlstreams.engine.metrics.EngineMetricSeriesHandle;
 
 /** The installation's metrics, for one client. */
 public final class EngineMetricsHandle implements MetricsHandle {
@@ -26,7 +24,7 @@ public final class EngineMetricsHandle implements MetricsHandle {
 
     @Override
     public MeasurementProducer producer() {
-        return EngineMeasurementProducer.forUsers(engine);
+        return new EngineMeasurementProducer(engine);
     }
 
     @Override
