@@ -14,7 +14,6 @@ import io.sqlstreams.engine.query.ClaimQueries.LockedCursor;
 import io.sqlstreams.engine.query.ClaimQueries.Observation;
 import io.sqlstreams.engine.query.ClaimQueries.Reclaimed;
 import io.sqlstreams.engine.query.GroupIds;
-import io.sqlstreams.engine.query.GroupQueries;
 
 /**
  * One claim poll of a group: reclaim an expired range first (quarantining it after MaxRangeReclaims), else
@@ -78,7 +77,7 @@ final class FreshClaimer {
 
     private Observation observe(Connection connection) throws SQLException {
         return queries.observe(connection, ids)
-                .orElseThrow(() -> GroupQueries.notFound(group.streamName(), group.groupName()));
+                .orElseThrow(() -> GroupRows.notFound(group.streamName(), group.groupName()));
     }
 
     /**
@@ -88,7 +87,7 @@ final class FreshClaimer {
      */
     private Leased claim(Connection tx, Observation observed, int limit, Duration leaseDuration) throws SQLException {
         LockedCursor cursor = queries.lockCursor(tx, ids, observed.xid())
-                .orElseThrow(() -> GroupQueries.notFound(group.streamName(), group.groupName()));
+                .orElseThrow(() -> GroupRows.notFound(group.streamName(), group.groupName()));
         long provable = cursor.settledHead();
         if (cursor.observedFencePassed()) {
             provable = Math.max(provable, observed.head());
