@@ -1,5 +1,7 @@
 package io.sqlstreams.engine.metrics;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
@@ -7,20 +9,21 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-import io.sqlstreams.Code;
 import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.Measurement;
 import io.sqlstreams.MetricSeriesHandle;
-import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.StoredMessage;
+import io.sqlstreams.Stream;
 import io.sqlstreams.engine.context.Engine;
-import io.sqlstreams.engine.key.EngineKeyHandle;
+import io.sqlstreams.engine.query.KeyQueries;
+import io.sqlstreams.engine.query.StreamQueries;
 
-/** One series on {@code __system.metrics}: its compaction head and its retained messages. */
+/** One series on {@code __system.metrics}: its compaction head and its retained messages, each in one read. */
 final class EngineMetricSeriesHandle implements MetricSeriesHandle {
     private final Engine engine;
     private final String name;
     private final Map<String, String> attributes;
+    private final StreamQueries streams;
+    private final KeyQueries keys;
 
     EngineMetricSeriesHandle(Engine engine, String name, Map<String, String> attributes) {
         this.engine = engine;
@@ -30,6 +33,8 @@ final class EngineMetricSeriesHandle implements MetricSeriesHandle {
             sorted.putAll(attributes);
         }
         this.attributes = Collections.unmodifiableMap(sorted);
+        this.streams = new StreamQueries(engine.sql());
+        this.keys = new KeyQueries(engine.sql());
     }
 
     @Override
@@ -44,36 +49,41 @@ final class EngineMetricSeriesHandle implements MetricSeriesHandle {
 
     @Override
     public Optional<Measurement> latest() {
-        EngineKeyHandle<MeasurementDocument> series = series();
-        if (SystemStreams.find(engine, SystemStreams.METRICS).isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(series.compactionHead().message().toMeasurement());
-        } catch (SqlStreamsException failure) {
-            if (failure.code() == Code.SQL0066) {
-                return Optional.empty();
-            }
-            throw failure;
-        }
+        String seriesKey = MeasurementRules.checkSeries(name, attributes);
+        return read("reading the newest measurement of series " + seriesKey, (connection, streamId) ->
+                keys.compactionHead(connection, streamId, seriesKey).map(this::decode))
+                .flatMap(head -> head);
     }
 
     @Override
     public List<Measurement> history(int limit) {
-        EngineKeyHandle<MeasurementDocument> series = series();
+        String seriesKey = MeasurementRules.checkSeries(name, attributes);
         if (limit < 1) {
             throw new InvalidConfigurationException(List.of(
                     new InvalidConfigurationException.Violation("limit", limit, "must be positive")));
         }
-        if (SystemStreams.find(engine, SystemStreams.METRICS).isEmpty()) {
-            return List.of();
-        }
-        return series.messages(limit).stream().map(StoredMessage::message).map(MeasurementDocument::toMeasurement)
-                .toList();
+        return read("reading the measurements of series " + seriesKey, (connection, streamId) ->
+                keys.messages(connection, streamId, seriesKey, limit).stream().map(this::decode)
+                        .toList()).orElse(List.of());
     }
 
-    private EngineKeyHandle<MeasurementDocument> series() {
-        String seriesKey = MeasurementRules.checkSeries(name, attributes);
-        return new EngineKeyHandle<>(engine, SystemStreams.METRICS, MeasurementDocument.class, seriesKey);
+    /** {@code read} on {@code __system.metrics} in one autocommit unit; empty while that stream does not exist. */
+    private <R> Optional<R> read(String what, StreamRead<R> read) {
+        if (!engine.migrator().installed()) {
+            return Optional.empty();
+        }
+        return engine.database().autoCommit(what, connection -> {
+            Optional<Stream> stream = streams.find(connection, SystemStreams.METRICS);
+            return stream.isEmpty() ? Optional.<R>empty() : Optional.of(read.apply(connection, stream.get().id()));
+        });
+    }
+
+    private Measurement decode(KeyQueries.KeyedMessage row) {
+        return engine.codec().decode(row.payload(), MeasurementDocument.class).toMeasurement();
+    }
+
+    @FunctionalInterface
+    private interface StreamRead<R> {
+        R apply(Connection connection, long streamId) throws SQLException;
     }
 }
