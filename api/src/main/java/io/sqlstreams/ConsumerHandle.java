@@ -50,4 +50,7 @@ public interface ConsumerHandle<T> {
 
     /** Both layers of the group's configuration side by side, with its cursor and delivery state. */
     ConsumerInspection inspect();
+
+    /** The group's built-in metrics (cursors, backlog, exception rows, open leases). No I/O. */
+    ResourceMetricsHandle metrics();
 }

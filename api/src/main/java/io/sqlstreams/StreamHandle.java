@@ -70,4 +70,7 @@ public interface StreamHandle<T> {
      * Suspended on a new stream. No I/O.
      */
     MaintenanceHandle vacuum();
+
+    /** The stream's built-in metrics (partitions, compaction, workers without a live instance). No I/O. */
+    ResourceMetricsHandle metrics();
 }

@@ -48,7 +48,8 @@ public interface SystemHandle {
      *
      * @throws SqlStreamsException SQL0008 without {@link ClientConfig#allowDestroy()}; SQL0017 when there is no
      *                             installation; SQL0010 while a worker instance is live and SQL0011 while a stream
-     *                             is registered (both only when not forced)
+     *                             is registered, the library's own {@code __system.} streams aside (both only
+     *                             when not forced)
      */
     void destroy(DestroyOptions options);
 

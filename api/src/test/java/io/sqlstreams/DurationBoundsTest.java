@@ -113,6 +113,8 @@ class DurationBoundsTest {
                         .builder().manager(new ManagerConfig(null, value, null, null)).build()::validate),
                 new Field(SystemConfig.class, "managerPollRate", "managerPollRate", TIMING,
                         value -> new SystemConfig(value)::validate),
+                new Field(SystemConfig.class, "metricCollectorPollRate", "metricCollectorPollRate", TIMING,
+                        value -> new SystemConfig(null, value)::validate),
 
                 stream(StreamConfig.class, "retentionTtl", "retentionTtl", AGE,
                         value -> StreamConfig.builder().retentionTtl(value)),

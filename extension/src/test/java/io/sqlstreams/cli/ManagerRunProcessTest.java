@@ -124,7 +124,8 @@ class ManagerRunProcessTest {
         await().atMost(PATIENCE).until(() -> claimsOf(0) + claimsOf(1) + claimsOf(2) == 1 && liveManagers() == 1);
         int holder = claimsOf(0) == 1 ? 0 : claimsOf(1) == 1 ? 1 : 2;
         await().atMost(PATIENCE).until(() -> sql.count("SELECT count(*) FROM {s}.worker_instance i JOIN"
-                + " {s}.worker_config w ON w.id = i.worker_id WHERE w.name = 'stream_janitor'"
+                + " {s}.worker_config w ON w.id = i.worker_id JOIN {s}.stream_config s ON s.id = w.stream_id"
+                + " WHERE w.name = 'stream_janitor' AND s.name NOT LIKE '\\_\\_system.%'"
                 + " AND i.expires_at > now()") == 1);
 
         processes.get(holder).destroyForcibly().waitFor(30, TimeUnit.SECONDS);

@@ -98,6 +98,16 @@ class ReadmeExamplesTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> charged.size() == 5);
             assertThat(session.isRunning()).isTrue();
         }
+
+        // README: built-in metrics
+        List<Measurement> now = payments.consumer("charge-cards").metrics().snapshot();   // read from the rows now
+        List<Measurement> recorded = payments.consumer("charge-cards").metrics().latest(); // as the collector last saw it
+        List<Measurement> streamNow = payments.metrics().snapshot();
+        // README: built-in metrics end
+        assertThat(now).extracting(Measurement::name).contains("sqlstreams.consumer.cursor.backlog");
+        assertThat(recorded).allSatisfy(measurement -> assertThat(measurement.attributes())
+                .containsEntry("group", "charge-cards"));
+        assertThat(streamNow).extracting(Measurement::name).contains("sqlstreams.stream.state.partitions");
     }
 
     @Test

@@ -15,12 +15,14 @@ import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.ConsumerInspection;
 import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.DestroyOptions;
+import io.sqlstreams.ResourceMetricsHandle;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.Worker;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.codec.PayloadCodec;
+import io.sqlstreams.engine.metrics.EngineResourceMetrics;
 import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.query.GroupQueries;
 import io.sqlstreams.engine.query.StreamQueries;
@@ -135,6 +137,11 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
                     config.resolvedMessage(), config.resolvedMessageMax(), cursor.head(), cursor.claimed(),
                     cursor.committed(), cursor.openLeases(), exceptionCounts(connection, owner.id(), consumer.id()));
         });
+    }
+
+    @Override
+    public ResourceMetricsHandle metrics() {
+        return EngineResourceMetrics.ofGroup(engine, stream, name);
     }
 
     private Map<String, Long> exceptionCounts(Connection connection, long streamId, long groupId) throws SQLException {

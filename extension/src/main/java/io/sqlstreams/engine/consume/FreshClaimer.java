@@ -14,6 +14,7 @@ import io.sqlstreams.engine.query.ClaimQueries.LockedCursor;
 import io.sqlstreams.engine.query.ClaimQueries.Observation;
 import io.sqlstreams.engine.query.ClaimQueries.Reclaimed;
 import io.sqlstreams.engine.query.GroupIds;
+import io.sqlstreams.engine.query.GroupQueries;
 
 /**
  * One claim poll of a group: reclaim an expired range first (quarantining it after MaxRangeReclaims), else
@@ -77,7 +78,7 @@ final class FreshClaimer {
 
     private Observation observe(Connection connection) throws SQLException {
         return queries.observe(connection, ids)
-                .orElseThrow(() -> GroupRows.notFound(group.streamName(), group.groupName()));
+                .orElseThrow(() -> GroupQueries.notFound(group.streamName(), group.groupName()));
     }
 
     /**
@@ -87,7 +88,7 @@ final class FreshClaimer {
      */
     private Leased claim(Connection tx, Observation observed, int limit, Duration leaseDuration) throws SQLException {
         LockedCursor cursor = queries.lockCursor(tx, ids, observed.xid())
-                .orElseThrow(() -> GroupRows.notFound(group.streamName(), group.groupName()));
+                .orElseThrow(() -> GroupQueries.notFound(group.streamName(), group.groupName()));
         long provable = cursor.settledHead();
         if (cursor.observedFencePassed()) {
             provable = Math.max(provable, observed.head());

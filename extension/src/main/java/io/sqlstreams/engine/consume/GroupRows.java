@@ -25,17 +25,12 @@ final class GroupRows {
     }
 
     Consumer require(Connection connection, String stream, String group) throws SQLException {
-        return groups.find(connection, stream, group).orElseThrow(() -> notFound(stream, group));
+        return groups.find(connection, stream, group).orElseThrow(() -> GroupQueries.notFound(stream, group));
     }
 
     /** The stored declaration document of the group's message consumer, or null before the first register. */
     String declaration(Connection connection, long groupId) throws SQLException {
         return workers.find(connection, WorkerQueries.Owner.CONSUMER_GROUP, groupId, MESSAGE_CONSUMER)
                 .map(WorkerQueries.Declared::metadata).orElse(null);
-    }
-
-    static SqlStreamsException notFound(String stream, String group) {
-        return new SqlStreamsException(Code.SQL0014, "consumer group \"" + group + "\" is not registered on stream \""
-                + stream + "\"");
     }
 }

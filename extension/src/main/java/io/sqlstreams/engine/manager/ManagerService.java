@@ -200,7 +200,7 @@ public final class ManagerService implements ManagerHandle, RunningSessions.Comp
                     return workers.find(connection, WorkerQueries.Owner.SYSTEM, systemId, SystemWorkers.MANAGER)
                             .orElseThrow();
                 });
-        SystemConfig system = SystemWorkers.systemConfig(manager.metadata());
+        SystemConfig system = new SystemConfig(SystemWorkers.pollRate(manager.metadata()));
         settings = managerSettings(system.resolvedManagerPollRate());
         runner = WorkerRunner.start(engine, manager.id(), SUBJECT, SystemWorkers.MANAGER, settings,
                 new ManagerTick(engine, this, fleet, settings, config.resolvedInstanceLogTtl()), this::ended);

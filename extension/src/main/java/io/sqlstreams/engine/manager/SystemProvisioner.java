@@ -1,7 +1,10 @@
 package io.sqlstreams.engine.manager;
 
+import java.time.Duration;
 import java.util.Optional;
 
+import io.sqlstreams.SystemConfig;
+import io.sqlstreams.engine.collector.MetricsCollector;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.maintenance.StreamJanitorWorker;
 import io.sqlstreams.engine.query.WorkerQueries.FleetRow;
@@ -9,11 +12,12 @@ import io.sqlstreams.engine.stream.StreamWorkers;
 import io.sqlstreams.engine.worker.Fleet;
 import io.sqlstreams.engine.worker.WorkerRunner;
 import io.sqlstreams.engine.worker.WorkerSettings;
+import io.sqlstreams.engine.worker.WorkerTask;
 
 /**
  * The worker kinds the system manager runs: each stream's {@code stream_janitor} and {@code stream_vacuum}, and the
- * system's {@code consumer_group_janitor}. The manager's own row, and kinds a later version or a user declares,
- * are left to whoever runs them.
+ * system's {@code consumer_group_janitor} and {@code metrics_collector}. The manager's own row, and kinds a later
+ * version or a user declares, are left to whoever runs them.
  */
 final class SystemProvisioner implements Fleet.Provisioner<FleetRow> {
     private final Engine engine;
@@ -38,10 +42,19 @@ final class SystemProvisioner implements Fleet.Provisioner<FleetRow> {
                 default -> Optional.empty();
             };
         }
-        if (worker.name().equals(SystemWorkers.CONSUMER_GROUP_JANITOR)) {
-            return Optional.of(WorkerRunner.start(engine, worker.id(), "worker " + worker.name() + " of the system",
-                    worker.name(), base.withPollRate(BindingJanitor.POLL_RATE), new BindingJanitor(engine), owner));
-        }
-        return Optional.empty();
+        return switch (worker.name()) {
+            case SystemWorkers.CONSUMER_GROUP_JANITOR -> Optional.of(startSystemWorker(worker, owner,
+                    BindingJanitor.POLL_RATE, new BindingJanitor(engine)));
+            case SystemWorkers.METRICS_COLLECTOR -> Optional.of(startSystemWorker(worker, owner,
+                    new SystemConfig(null, SystemWorkers.pollRate(worker.metadata())).resolvedMetricCollectorPollRate(),
+                    new MetricsCollector(engine)));
+            default -> Optional.empty();
+        };
+    }
+
+    private WorkerRunner startSystemWorker(FleetRow worker, WorkerRunner.Owner owner, Duration pollRate,
+                                           WorkerTask task) {
+        return WorkerRunner.start(engine, worker.id(), "worker " + worker.name() + " of the system", worker.name(),
+                base.withPollRate(pollRate), task, owner);
     }
 }

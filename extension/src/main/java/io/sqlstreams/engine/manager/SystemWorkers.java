@@ -2,6 +2,7 @@ package io.sqlstreams.engine.manager;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 
 import io.sqlstreams.SystemConfig;
@@ -16,13 +17,15 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 
 /**
- * The system's own workers: {@code manager} (target 1; its document holds the {@link SystemConfig}) and
- * {@code consumer_group_janitor} (target 1). An explicit registration replaces a differing document and keeps the
- * targets, so a suspension stays; a process that only needs the rows inserts the missing ones with defaults.
+ * The system's own workers, each target 1: {@code manager} (its document holds the manager's poll rate),
+ * {@code consumer_group_janitor}, and {@code metrics_collector} (its document holds the collector's poll rate).
+ * An explicit registration replaces a differing document and keeps the targets, so a suspension stays; a process
+ * that only needs the rows inserts the missing ones with defaults.
  */
 public final class SystemWorkers {
     public static final String MANAGER = "manager";
     public static final String CONSUMER_GROUP_JANITOR = "consumer_group_janitor";
+    public static final String METRICS_COLLECTOR = "metrics_collector";
 
     private static final String SUBJECT = "the system";
 
@@ -43,20 +46,34 @@ public final class SystemWorkers {
     }
 
     /**
-     * The settings the {@code manager} row's document holds; unknown keys are ignored, a malformed known one is
-     * SQL0108 naming it.
+     * The settings the {@code manager} and {@code metrics_collector} rows' documents hold (null for a row not
+     * there); unknown keys are ignored, a malformed known one is SQL0108 naming it.
      */
-    public static SystemConfig systemConfig(String managerMetadata) {
-        JsonObject document = DocumentFields.object("metadata", managerMetadata);
-        return new SystemConfig(DocumentFields.duration(document, "poll_rate", "poll_rate"));
+    public static SystemConfig systemConfig(String managerMetadata, String collectorMetadata) {
+        return new SystemConfig(pollRate(managerMetadata), pollRate(collectorMetadata));
+    }
+
+    /** The {@code poll_rate} a system worker's document holds; null when it holds none. */
+    public static Duration pollRate(String metadata) {
+        if (metadata == null) {
+            return null;
+        }
+        return DocumentFields.duration(DocumentFields.object("metadata", metadata), "poll_rate", "poll_rate");
     }
 
     private static List<WorkerDeclaration.Row> rows(SystemConfig config) {
-        JsonObjectBuilder manager = Json.createObjectBuilder();
-        if (config.managerPollRate() != null) {
-            manager.add("poll_rate", DurationText.formatStorable("managerPollRate", config.managerPollRate()));
+        return List.of(
+                new WorkerDeclaration.Row(MANAGER, pollRateDocument("managerPollRate", config.managerPollRate()), 1),
+                new WorkerDeclaration.Row(CONSUMER_GROUP_JANITOR, JsonObject.EMPTY_JSON_OBJECT, 1),
+                new WorkerDeclaration.Row(METRICS_COLLECTOR,
+                        pollRateDocument("metricCollectorPollRate", config.metricCollectorPollRate()), 1));
+    }
+
+    private static JsonObject pollRateDocument(String property, Duration pollRate) {
+        JsonObjectBuilder document = Json.createObjectBuilder();
+        if (pollRate != null) {
+            document.add("poll_rate", DurationText.formatStorable(property, pollRate));
         }
-        return List.of(new WorkerDeclaration.Row(MANAGER, manager.build(), 1),
-                new WorkerDeclaration.Row(CONSUMER_GROUP_JANITOR, JsonObject.EMPTY_JSON_OBJECT, 1));
+        return document.build();
     }
 }

@@ -40,6 +40,17 @@ public final class BuiltInMetrics {
         return ALL.stream().filter(definition -> definition.name().equals(name)).findFirst();
     }
 
+    /** The built-in metric of {@code code}, which must be one. */
+    static MetricDefinition of(Code code) {
+        return ALL.stream().filter(definition -> definition.code() == code).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(code + " is no built-in metric"));
+    }
+
+    /** The built-in metrics whose series describe {@code scope}. */
+    static List<MetricDefinition> ofScope(MetricScope scope) {
+        return ALL.stream().filter(definition -> definition.scope() == scope).toList();
+    }
+
     private static List<MetricDefinition> catalogue() {
         List<MetricDefinition> all = new ArrayList<>();
         for (Code code : List.of(Code.SQL0042, Code.SQL0043, Code.SQL0044, Code.SQL0045, Code.SQL0046, Code.SQL0047)) {

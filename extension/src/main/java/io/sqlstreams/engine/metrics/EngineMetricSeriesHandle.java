@@ -18,14 +18,14 @@ import io.sqlstreams.engine.query.KeyQueries;
 import io.sqlstreams.engine.query.StreamQueries;
 
 /** One series on {@code __system.metrics}: its compaction head and its retained messages, each in one read. */
-final class EngineMetricSeriesHandle implements MetricSeriesHandle {
+public final class EngineMetricSeriesHandle implements MetricSeriesHandle {
     private final Engine engine;
     private final String name;
     private final Map<String, String> attributes;
     private final StreamQueries streams;
     private final KeyQueries keys;
 
-    EngineMetricSeriesHandle(Engine engine, String name, Map<String, String> attributes) {
+    public EngineMetricSeriesHandle(Engine engine, String name, Map<String, String> attributes) {
         this.engine = engine;
         this.name = name;
         Map<String, String> sorted = new TreeMap<>(Comparator.nullsFirst(Comparator.<String>naturalOrder()));

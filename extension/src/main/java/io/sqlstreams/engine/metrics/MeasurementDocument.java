@@ -16,13 +16,13 @@ import jakarta.json.JsonReader;
 public record MeasurementDocument(String name, String kind, double value, String unit, Map<String, String> attributes,
                                   Instant at, JsonObject metadata) {
 
-    static MeasurementDocument of(Measurement measurement, Instant at) {
+    public static MeasurementDocument of(Measurement measurement, Instant at) {
         return new MeasurementDocument(measurement.name(), measurement.kind().wireName(), measurement.value(),
                 measurement.unit() == null ? "" : measurement.unit(), measurement.attributes(), at,
                 metadata(measurement.metadata()));
     }
 
-    Measurement toMeasurement() {
+    public Measurement toMeasurement() {
         return new Measurement(name, MetricKind.fromWireName(kind), value, unit, attributes, at,
                 metadata == null ? null : metadata.toString());
     }

@@ -42,19 +42,19 @@ public final class MeasurementRules {
      * A user's measurement: every rule, and a name outside {@code sqlstreams.}. Returns the series key.
      */
     public static String checkUserMeasurement(Measurement measurement) {
-        if (measurement == null) {
-            throw invalid("a measurement is required, got null");
-        }
-        checkName(measurement.name());
+        String seriesKey = checkMeasurement(measurement);
         if (measurement.name().startsWith(BuiltInMetrics.RESERVED_PREFIX)) {
             throw new InvalidNameException("metric", measurement.name(), "names under "
                     + BuiltInMetrics.RESERVED_PREFIX + " belong to the library's built-in metrics");
         }
-        return checkParts(measurement);
+        return seriesKey;
     }
 
     /** A measurement the library records itself: every rule but the reserved prefix. Returns the series key. */
     public static String checkMeasurement(Measurement measurement) {
+        if (measurement == null) {
+            throw invalid("a measurement is required, got null");
+        }
         checkName(measurement.name());
         return checkParts(measurement);
     }

@@ -4,11 +4,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 import io.sqlstreams.Stream;
-import io.sqlstreams.StreamConfig;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.StreamQueries;
-import io.sqlstreams.engine.stream.StreamDeclaration;
 
 /** The library's own streams under {@code __system.}: registered by the library on first use, never by users. */
 public final class SystemStreams {
@@ -16,13 +14,6 @@ public final class SystemStreams {
     public static final Duration METRICS_RETENTION = Duration.ofHours(24);
 
     private SystemStreams() {
-    }
-
-    /** {@code __system.metrics}, registered now when it is missing (retention 24 h). */
-    public static Stream ensureMetrics(Engine engine) {
-        return find(engine, METRICS).orElseGet(() -> new StreamDeclaration(engine.database(), engine.sql(),
-                engine.migrator(), engine.diagnostics(), engine.declarer())
-                .register(METRICS, StreamConfig.builder().retentionTtl(METRICS_RETENTION).build()));
     }
 
     /** The system stream {@code name} when it is registered; empty before any installation too. */

@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.sqlstreams.Code;
 import io.sqlstreams.Consumer;
+import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.sql.BoundStatement;
 import io.sqlstreams.engine.sql.Sql;
 
@@ -22,6 +24,12 @@ public final class GroupQueries {
     }
 
     private final Sql sql;
+
+    /** SQL0014: the stream has no group of that name. */
+    public static SqlStreamsException notFound(String stream, String group) {
+        return new SqlStreamsException(Code.SQL0014, "consumer group \"" + group + "\" is not registered on stream \""
+                + stream + "\"");
+    }
 
     public GroupQueries(Sql sql) {
         this.sql = sql;

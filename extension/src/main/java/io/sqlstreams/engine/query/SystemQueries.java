@@ -44,6 +44,13 @@ public final class SystemQueries {
         }
     }
 
+    /** How many streams are registered besides the library's own {@code __system.} streams. */
+    public long userStreams(Connection connection) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("user_stream_count"))) {
+            return query.querySingle(row -> row.getLong("streams"));
+        }
+    }
+
     /** Drops the shared tables; the caller has dropped every stream's family first. */
     public void dropControlPlane(Connection connection) throws SQLException {
         ddl(connection, "drop_control_plane");

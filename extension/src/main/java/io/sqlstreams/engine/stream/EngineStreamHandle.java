@@ -10,6 +10,7 @@ import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.KeyHandle;
 import io.sqlstreams.MaintenanceHandle;
 import io.sqlstreams.ProducerHandle;
+import io.sqlstreams.ResourceMetricsHandle;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamConfig;
@@ -18,6 +19,7 @@ import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.consume.EngineConsumerHandle;
 import io.sqlstreams.engine.key.EngineKeyHandle;
+import io.sqlstreams.engine.metrics.EngineResourceMetrics;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
 import io.sqlstreams.engine.query.StreamQueries;
 
@@ -129,6 +131,11 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
     @Override
     public MaintenanceHandle vacuum() {
         return new StreamMaintenanceHandle(engine, name, StreamWorkers.VACUUM);
+    }
+
+    @Override
+    public ResourceMetricsHandle metrics() {
+        return EngineResourceMetrics.ofStream(engine, name);
     }
 
     private void requireInstalled() {

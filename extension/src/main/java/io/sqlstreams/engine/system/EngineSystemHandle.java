@@ -1,5 +1,8 @@
 package io.sqlstreams.engine.system;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+
 import io.sqlstreams.Code;
 import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.MetricsHandle;
@@ -7,9 +10,9 @@ import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.SystemConfig;
 import io.sqlstreams.SystemHandle;
 import io.sqlstreams.SystemState;
+import io.sqlstreams.engine.collector.EngineMetricsHandle;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.manager.SystemWorkers;
-import io.sqlstreams.engine.metrics.EngineMetricsHandle;
 import io.sqlstreams.engine.query.SystemQueries;
 import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.schema.SchemaMigrator;
@@ -46,13 +49,17 @@ public final class EngineSystemHandle implements SystemHandle {
         return engine.database().autoCommit("reading the system in schema " + engine.sql().schema(), connection -> {
             SystemQueries.SystemRow row = system.system(connection)
                     .orElseThrow(() -> notInstalled(engine.sql().schema()));
-            SystemConfig config = workers.find(connection, WorkerQueries.Owner.SYSTEM, row.id(), SystemWorkers.MANAGER)
-                    .map(manager -> SystemWorkers.systemConfig(manager.metadata()))
-                    .orElse(SystemConfig.defaults());
+            SystemConfig config = SystemWorkers.systemConfig(metadata(connection, row.id(), SystemWorkers.MANAGER),
+                    metadata(connection, row.id(), SystemWorkers.METRICS_COLLECTOR));
             return new SystemState(row.id(), engine.sql().schema(), versions.system().version(),
                     versions.system().minCompatibleVersion(), config, row.createdAt(), row.streams(),
                     row.liveInstances());
         });
+    }
+
+    private String metadata(Connection connection, long systemId, String worker) throws SQLException {
+        return workers.find(connection, WorkerQueries.Owner.SYSTEM, systemId, worker)
+                .map(WorkerQueries.Declared::metadata).orElse(null);
     }
 
     @Override

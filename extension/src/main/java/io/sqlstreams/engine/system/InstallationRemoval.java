@@ -54,7 +54,7 @@ final class InstallationRemoval {
         new DdlLockTimeout(engine.sql()).apply(connection);
         List<Long> streamIds = system.streamIds(connection);
         if (!force) {
-            refuseWhileInUse(connection, streamIds);
+            refuseWhileInUse(connection);
         }
         for (long streamId : streamIds) {
             streams.dropFamily(connection, streamId);
@@ -63,14 +63,15 @@ final class InstallationRemoval {
         system.dropSchemaIfEmpty(connection);
     }
 
-    private void refuseWhileInUse(Connection connection, List<Long> streamIds) throws SQLException {
+    private void refuseWhileInUse(Connection connection) throws SQLException {
         long live = system.liveInstances(connection);
         if (live > 0) {
             throw new SqlStreamsException(Code.SQL0010, live + " worker instance(s) of the installation in schema "
                     + engine.sql().schema() + " are still live: stop every process using it, or destroy with force");
         }
-        if (!streamIds.isEmpty()) {
-            throw new SqlStreamsException(Code.SQL0011, streamIds.size() + " stream(s) are still registered in schema "
+        long userStreams = system.userStreams(connection);
+        if (userStreams > 0) {
+            throw new SqlStreamsException(Code.SQL0011, userStreams + " stream(s) are still registered in schema "
                     + engine.sql().schema() + ": destroy them first, or destroy the installation with force");
         }
     }

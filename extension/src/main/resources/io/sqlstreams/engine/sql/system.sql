@@ -14,6 +14,10 @@ SELECT count(*) AS live_instances FROM {schema}.worker_instance WHERE expires_at
 -- name: stream_ids
 SELECT id FROM {schema}.stream_config ORDER BY id
 
+-- name: user_stream_count
+-- Streams other than the library's own (named under __system.).
+SELECT count(*) AS streams FROM {schema}.stream_config WHERE name NOT LIKE '\_\_system.%'
+
 -- name: drop_control_plane
 DROP TABLE IF EXISTS {schema}.schedule_cursor, {schema}.schedule_config, {schema}.worker_instance_log,
     {schema}.worker_instance, {schema}.worker_config_log, {schema}.worker_config, {schema}.consumer_group_config,

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Code;
+import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.Measurement;
 import io.sqlstreams.MeasurementProducer;
 import io.sqlstreams.MetricDefinition;
@@ -139,6 +140,21 @@ class MeasurementTest extends EngineTestBase {
         }
         assertThatThrownBy(() -> metrics.metric(name, Map.of()).history(0)).isInstanceOf(SqlStreamsException.class)
                 .extracting(failure -> ((SqlStreamsException) failure).code()).isEqualTo(Code.SQL0108);
+    }
+
+    @Test
+    void theMetricsStreamDoesNotHoldBackAGuardedDestroyOfTheInstallation() {
+        try (EngineClient own = EngineClient.create(database.dataSource(), ClientConfig.builder()
+                .schema(database.extraSchema("metrics_destroy")).allowDestroy(true).logger(logger).build(),
+                EngineEnvironment.standalone())) {
+            own.system().metrics().producer().produce(Measurement.gauge(name, 1, "", Map.of()));
+            assertThat(own.streams()).extracting(io.sqlstreams.Stream::name).containsExactly(SystemStreams.METRICS);
+
+            own.system().destroy(DestroyOptions.guarded());
+
+            assertThatThrownBy(() -> own.system().get()).isInstanceOf(SqlStreamsException.class)
+                    .extracting(failure -> ((SqlStreamsException) failure).code()).isEqualTo(Code.SQL0017);
+        }
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,10 +1,11 @@
-package io.sqlstreams.engine.metrics;
+package io.sqlstreams.engine.collector;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Function;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.CompactionOptions;
@@ -16,20 +17,35 @@ import io.sqlstreams.ProduceResult;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.metrics.MeasurementDocument;
+import io.sqlstreams.engine.metrics.MeasurementRules;
+import io.sqlstreams.engine.metrics.SystemStreams;
 import io.sqlstreams.engine.produce.EngineProducer;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
 
 /**
- * User measurements onto {@code __system.metrics}: routing key the metric's name, message key the series key,
+ * Measurements onto {@code __system.metrics}: routing key the metric's name, message key the series key,
  * compacted with the observation time in microseconds as the rank, so a late-arriving older observation never
  * replaces a newer head. Everything is validated before the stream is touched.
  */
 final class EngineMeasurementProducer implements MeasurementProducer {
     private final Engine engine;
+    private final Function<Measurement, String> rules;
     private EngineProducer<MeasurementDocument> producer;
 
-    EngineMeasurementProducer(Engine engine) {
+    private EngineMeasurementProducer(Engine engine, Function<Measurement, String> rules) {
         this.engine = engine;
+        this.rules = rules;
+    }
+
+    /** For user code: names under {@code sqlstreams.} are refused. */
+    static EngineMeasurementProducer forUsers(Engine engine) {
+        return new EngineMeasurementProducer(engine, MeasurementRules::checkUserMeasurement);
+    }
+
+    /** For the library's own measurements, whose names are under {@code sqlstreams.}. */
+    static EngineMeasurementProducer forLibrary(Engine engine) {
+        return new EngineMeasurementProducer(engine, MeasurementRules::checkMeasurement);
     }
 
     @Override
@@ -45,7 +61,7 @@ final class EngineMeasurementProducer implements MeasurementProducer {
         Instant now = engine.environment().clock().instant();
         List<ProduceItem<MeasurementDocument>> items = new ArrayList<>(measurements.size());
         for (Measurement measurement : measurements) {
-            String seriesKey = MeasurementRules.checkUserMeasurement(measurement);
+            String seriesKey = rules.apply(measurement);
             Instant at = (measurement.at() == null ? now : measurement.at()).truncatedTo(ChronoUnit.MICROS);
             items.add(ProduceItem.of(MeasurementDocument.of(measurement, at), ProduceOptions.builder()
                     .routingKey(measurement.name())
@@ -58,7 +74,7 @@ final class EngineMeasurementProducer implements MeasurementProducer {
 
     private synchronized EngineProducer<MeasurementDocument> producer() {
         if (producer == null) {
-            SystemStreams.ensureMetrics(engine);
+            MetricsStream.ensure(engine);
             producer = new EngineProducerHandle<>(engine, SystemStreams.METRICS, MeasurementDocument.class)
                     .register(ProducerConfig.defaults());
         }

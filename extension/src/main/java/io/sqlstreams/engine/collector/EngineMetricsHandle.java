@@ -1,4 +1,4 @@
-package io.sqlstreams.engine.metrics;
+package io.sqlstreams.engine.collector;
 
 import java.util.List;
 import java.util.Map;
@@ -8,6 +8,8 @@ import io.sqlstreams.MetricDefinition;
 import io.sqlstreams.MetricSeriesHandle;
 import io.sqlstreams.MetricsHandle;
 import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.metrics.BuiltInMetrics;
+import io.sqlstreams.engine.metrics.EngineMetricSeriesHandle;
 
 /** The installation's metrics, for one client. */
 public final class EngineMetricsHandle implements MetricsHandle {
@@ -24,7 +26,7 @@ public final class EngineMetricsHandle implements MetricsHandle {
 
     @Override
     public MeasurementProducer producer() {
-        return new EngineMeasurementProducer(engine);
+        return EngineMeasurementProducer.forUsers(engine);
     }
 
     @Override

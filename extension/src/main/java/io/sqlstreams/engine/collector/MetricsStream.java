@@ -1,0 +1,20 @@
+package io.sqlstreams.engine.collector;
+
+import io.sqlstreams.Stream;
+import io.sqlstreams.StreamConfig;
+import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.metrics.SystemStreams;
+import io.sqlstreams.engine.stream.StreamDeclaration;
+
+/** Registers {@code __system.metrics} (retention 24 h) the first time something records on it. */
+final class MetricsStream {
+    private MetricsStream() {
+    }
+
+    static Stream ensure(Engine engine) {
+        return SystemStreams.find(engine, SystemStreams.METRICS).orElseGet(() -> new StreamDeclaration(
+                engine.database(), engine.sql(), engine.migrator(), engine.diagnostics(), engine.declarer())
+                .register(SystemStreams.METRICS,
+                        StreamConfig.builder().retentionTtl(SystemStreams.METRICS_RETENTION).build()));
+    }
+}

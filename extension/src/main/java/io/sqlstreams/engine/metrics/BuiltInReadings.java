@@ -1,0 +1,80 @@
+package io.sqlstreams.engine.metrics;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.sqlstreams.Code;
+import io.sqlstreams.Measurement;
+import io.sqlstreams.MetricDefinition;
+import io.sqlstreams.engine.query.MetricQueries.GroupGauges;
+import io.sqlstreams.engine.query.MetricQueries.StreamGauges;
+import io.sqlstreams.engine.query.MetricQueries.SystemGauges;
+
+/** Live readings turned into the built-in measurements of their scope. */
+public final class BuiltInReadings {
+    private BuiltInReadings() {
+    }
+
+    /** The installation's worker gauges; the schedule and alert gauges come with schedules and alerts. */
+    public static List<Measurement> system(SystemGauges gauges) {
+        Reading reading = new Reading(Map.of(), gauges.observedAt());
+        reading.add(Code.SQL0067, gauges.unclaimedWorkers());
+        reading.add(Code.SQL0068, gauges.oldestUnclaimedMillis());
+        reading.add(Code.SQL0069, gauges.failingWorkers());
+        return reading.measurements;
+    }
+
+    /** The collector's pass that ended at {@code completed}: its time in Unix seconds. */
+    public static Measurement collectorCompleted(Instant completed) {
+        Reading reading = new Reading(Map.of(), completed);
+        reading.add(Code.SQL0100, completed.toEpochMilli() / 1000.0);
+        return reading.measurements.get(0);
+    }
+
+    public static List<Measurement> stream(String stream, StreamGauges gauges) {
+        Reading reading = new Reading(Map.of("stream", stream), gauges.observedAt());
+        reading.add(Code.SQL0079, gauges.compacted() ? 1 : 0);
+        reading.add(Code.SQL0098, gauges.partitions());
+        reading.add(Code.SQL0099, gauges.unclaimedWorkers());
+        return reading.measurements;
+    }
+
+    /**
+     * A group's gauges. The abandoned-routine gauges (SQL0091–SQL0093) are not among them: abandoned handler
+     * calls are known to their session only, not to any table.
+     */
+    public static List<Measurement> group(String stream, GroupGauges gauges) {
+        Reading reading = new Reading(Map.of("stream", stream, "group", gauges.group()), gauges.observedAt());
+        reading.add(Code.SQL0080, gauges.head());
+        reading.add(Code.SQL0081, gauges.claimed());
+        reading.add(Code.SQL0082, gauges.committed());
+        reading.add(Code.SQL0083, Math.max(0, gauges.head() - gauges.committed()));
+        reading.add(Code.SQL0084, Math.max(0, gauges.claimed() - gauges.committed()));
+        reading.add(Code.SQL0085, gauges.ready());
+        reading.add(Code.SQL0086, gauges.inflight());
+        reading.add(Code.SQL0087, gauges.deferred());
+        reading.add(Code.SQL0088, gauges.dead());
+        reading.add(Code.SQL0089, gauges.oldestUnresolvedMillis());
+        reading.add(Code.SQL0090, gauges.openLeases());
+        return reading.measurements;
+    }
+
+    private static final class Reading {
+        private final Map<String, String> attributes;
+        private final Instant at;
+        private final List<Measurement> measurements = new ArrayList<>();
+
+        Reading(Map<String, String> attributes, Instant at) {
+            this.attributes = attributes;
+            this.at = at;
+        }
+
+        void add(Code code, double value) {
+            MetricDefinition definition = BuiltInMetrics.of(code);
+            measurements.add(new Measurement(definition.name(), definition.kind(), value, definition.unit(),
+                    attributes, at, null));
+        }
+    }
+}

@@ -1,0 +1,58 @@
+-- Live readings behind the built-in metrics (digest §7.5), each taken in one statement with the database's clock.
+
+-- name: group_gauges
+-- Every consumer group of the stream: the stream's head, the group's cursors, open range leases and its
+-- exception rows by status (delayed rows count as ready); the age of the oldest unresolved row, 0 when none.
+SELECT g.name AS group_name, now() AS observed_at, log_head.head, c.claimed, c.committed,
+       (SELECT count(*) FROM {schema}.claim_lease_{id} l WHERE l.consumer_group_id = g.id) AS open_leases,
+       e.ready, e.inflight, e.deferred, e.dead,
+       coalesce((extract(epoch FROM now() - e.oldest_unresolved) * 1000)::bigint, 0) AS oldest_unresolved_ms
+FROM {schema}.consumer_group_config g
+JOIN {schema}.consumer_group_cursor_{id} c ON c.consumer_group_id = g.id
+CROSS JOIN (SELECT coalesce(max(id), 0) AS head FROM {schema}.message_log_{id}) log_head
+CROSS JOIN LATERAL (
+    SELECT count(*) FILTER (WHERE q.status = 'ready') AS ready,
+           count(*) FILTER (WHERE q.status = 'inflight') AS inflight,
+           count(*) FILTER (WHERE q.status = 'deferred') AS deferred,
+           count(*) FILTER (WHERE q.status = 'dead') AS dead,
+           min(q.created_at) FILTER (WHERE q.status IN ('ready', 'inflight', 'deferred')) AS oldest_unresolved
+    FROM {schema}.exception_queue_{id} q WHERE q.consumer_group_id = g.id
+) e
+WHERE g.stream_id = :stream_id AND (:group_name::text IS NULL OR g.name = :group_name::text)
+ORDER BY g.name
+
+-- name: stream_gauges
+-- The stream's log partitions, whether a compacted message ever arrived, and how many of the workers of the
+-- stream and of its groups want an instance and have no live one.
+SELECT now() AS observed_at,
+       (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = '{schema}.message_log_{id}'::regclass) AS partitions,
+       EXISTS (SELECT 1 FROM {schema}.compaction_head_{id}) AS compacted,
+       (SELECT count(*) FROM {schema}.worker_config w
+        WHERE (w.stream_id = :stream_id
+               OR w.consumer_group_id IN (SELECT g.id FROM {schema}.consumer_group_config g
+                                          WHERE g.stream_id = :stream_id))
+          AND w.target_instances <> 0
+          AND NOT EXISTS (SELECT 1 FROM {schema}.worker_instance i
+                          WHERE i.worker_id = w.id AND i.expires_at > now())) AS unclaimed_workers
+
+-- name: system_gauges
+-- Across the installation: the workers that want an instance and have none live, how long the longest of them
+-- has been without one (since the latest expiry on record of any of its instances, else since it was created;
+-- 0 when none), and the workers whose live instances are in a failure streak.
+SELECT now() AS observed_at,
+       count(*) FILTER (WHERE w.target_instances <> 0 AND live.instances = 0) AS unclaimed_workers,
+       coalesce(max((extract(epoch FROM now() - greatest(w.created_at, held.until)) * 1000)::bigint)
+                FILTER (WHERE w.target_instances <> 0 AND live.instances = 0), 0) AS oldest_unclaimed_ms,
+       count(*) FILTER (WHERE live.attempts > 0) AS failing_workers
+FROM {schema}.worker_config w
+CROSS JOIN LATERAL (
+    SELECT count(*) AS instances, coalesce(max(i.attempts), 0) AS attempts
+    FROM {schema}.worker_instance i WHERE i.worker_id = w.id AND i.expires_at > now()
+) live
+CROSS JOIN LATERAL (
+    SELECT max(least(e.expires_at, now())) AS until FROM (
+        SELECT expires_at FROM {schema}.worker_instance WHERE worker_id = w.id
+        UNION ALL
+        SELECT expires_at FROM {schema}.worker_instance_log WHERE worker_id = w.id
+    ) e
+) held

@@ -1,0 +1,95 @@
+package io.sqlstreams.engine.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.sqlstreams.ConsumeOptions;
+import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.Measurement;
+import io.sqlstreams.Outcome;
+import io.sqlstreams.ProduceItem;
+import io.sqlstreams.Producer;
+import io.sqlstreams.SchemaVersion;
+import io.sqlstreams.StreamHandle;
+import io.sqlstreams.SystemConfig;
+import io.sqlstreams.engine.EngineTestBase;
+import io.sqlstreams.testing.PostgresTest;
+
+/** Digest §7.5: the system manager's metrics_collector records every built-in series it can read. */
+@PostgresTest
+class MetricsCollectorTest extends EngineTestBase {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @SchemaVersion(1)
+    public record Order(int n) {
+    }
+
+    private CompletableFuture<Void> manager;
+
+    @AfterEach
+    void stopManager() {
+        if (manager != null) {
+            client.manager().stop();
+            manager.join();
+        }
+    }
+
+    @Test
+    void onePassRecordsTheStreamGroupAndInstallationSeriesThenItsCompletion() {
+        StreamHandle<Order> stream = client.stream("collected.orders", Order.class);
+        stream.register();
+        stream.consumer("lagging").register();
+        try (Producer<Order> producer = stream.producer().register()) {
+            producer.produceBatch(IntStream.rangeClosed(1, 30).mapToObj(n -> ProduceItem.of(new Order(n))).toList());
+        }
+        try (ConsumerSession session = stream.consumer("poisoned").register().start(order -> {
+            if (order.n() % 10 == 0) {
+                throw Outcome.terminal("every tenth is poison");
+            }
+        }, ConsumeOptions.builder().claimPollRate(Duration.ofMillis(20)).build())) {
+            await().atMost(WAIT).until(() -> stream.consumer("poisoned").inspect().committed() == 30);
+        }
+        Instant started = Instant.now().minusSeconds(1);
+        client.system().register(new SystemConfig(Duration.ofMillis(200), Duration.ofMillis(300)));
+
+        manager = CompletableFuture.runAsync(() -> client.manager().run());
+
+        await().atMost(WAIT).until(() -> completedAfter(started));
+        Map<String, Double> lagging = values(stream.consumer("lagging").metrics().latest());
+        assertThat(lagging).containsEntry("sqlstreams.consumer.cursor.backlog", 30.0)
+                .containsEntry("sqlstreams.consumer.cursor.committed", 0.0)
+                .containsEntry("sqlstreams.consumer.exceptions.dead", 0.0);
+        assertThat(values(stream.consumer("poisoned").metrics().latest()))
+                .containsEntry("sqlstreams.consumer.cursor.backlog", 0.0)
+                .containsEntry("sqlstreams.consumer.exceptions.dead", 3.0);
+        assertThat(values(stream.metrics().latest())).containsKeys("sqlstreams.stream.state.partitions",
+                "sqlstreams.stream.state.compacted", "sqlstreams.stream.workers.unclaimed");
+        assertThat(client.system().metrics().metric("sqlstreams.worker.state.unclaimed_workers", Map.of()).latest())
+                .isPresent();
+        assertThat(client.stream(SystemStreams.METRICS, MeasurementDocument.class).metrics().latest())
+                .as("the metrics stream is measured too").isNotEmpty();
+        assertThat(client.system().get().config().resolvedMetricCollectorPollRate())
+                .isEqualTo(Duration.ofMillis(300));
+    }
+
+    private boolean completedAfter(Instant started) {
+        return client.system().metrics().metric("sqlstreams.metrics.collector.completed_timestamp", Map.of())
+                .latest().filter(completed -> completed.at().isAfter(started)
+                        && completed.value() >= started.getEpochSecond()).isPresent();
+    }
+
+    private static Map<String, Double> values(List<Measurement> measurements) {
+        return measurements.stream().collect(Collectors.toMap(Measurement::name, Measurement::value));
+    }
+}
