@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0144}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0146}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -451,7 +451,10 @@ public enum Code {
             "None."),
     SQL0145(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "InvalidMeasurement",
             "A measurement given to the metrics producer, or a series named for reading, is malformed: no kind, a value that is NaN or infinite, a negative counter, a unit outside ms, s, an {annotation} or none, an attribute key or value that breaks its rule, metadata that is not a JSON object, or a series key longer than 1,024 bytes. Nothing was stored.",
-            "Fix the part the message names; names themselves are checked separately (SQL0109).");
+            "Fix the part the message names; names themselves are checked separately (SQL0109)."),
+    SQL0146(Kind.EVENT, Level.WARNING, Recovery.NONE, "SessionCountersNotRecorded",
+            "A consume session could not add its counters (SQL0042–SQL0051) to their series on __system.metrics, usually because the database was unreachable; delivery goes on, the session keeps counting, and the next flush adds everything not yet recorded.",
+            "None if it passes: nothing is lost while the session runs. If it repeats, look at the database's availability; a session that stops while the database is unreachable loses the counts of its last period.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

@@ -32,9 +32,9 @@ class CodeTest {
     }
 
     @Test
-    void constantsAreSql0001ToSql0145InOrder() {
+    void constantsAreSql0001ToSql0146InOrder() {
         Code[] codes = Code.values();
-        assertThat(codes).hasSize(145);
+        assertThat(codes).hasSize(146);
         for (int i = 0; i < codes.length; i++) {
             String expected = String.format("SQL%04d", i + 1);
             assertThat(codes[i].name()).isEqualTo(expected);
@@ -179,6 +179,8 @@ class CodeTest {
         assertThat(Code.SQL0144.level()).isEqualTo(Level.INFO);
         assertThat(Code.SQL0145.title()).isEqualTo("InvalidMeasurement");
         assertThat(Code.SQL0145.recovery()).isEqualTo(Code.Recovery.PERMANENT);
+        assertThat(Code.SQL0146.title()).isEqualTo("SessionCountersNotRecorded");
+        assertThat(Code.SQL0146.level()).isEqualTo(Level.WARNING);
     }
 
     @ParameterizedTest
