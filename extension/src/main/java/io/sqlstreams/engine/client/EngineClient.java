@@ -21,8 +21,10 @@ import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.RunningSessions;
+import io.sqlstreams.engine.SessionCounterStore;
 import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.codec.PayloadCodec;
+import io.sqlstreams.engine.collector.SessionCounterWriter;
 import io.sqlstreams.engine.consume.EngineConsumerHandle;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.maintenance.StreamJanitor;
@@ -89,7 +91,8 @@ public final class EngineClient implements HostedClient {
         Engine engine = new Engine(resolved, database, sql, new SchemaMigrator(database, sql), diagnostics,
                 new PayloadCodec(), environment, declarer,
                 new BindingDeclaration(sql, diagnostics, environment.clock(), declarer), new RunningSessions(),
-                Wakeups.of(resolved, database, sql, diagnostics, environment));
+                Wakeups.of(resolved, database, sql, diagnostics, environment), new SessionCounterStore());
+        engine.sessionCounters().connect(new SessionCounterWriter(engine));
         return new EngineClient(engine, ownedPool);
     }
 

@@ -14,14 +14,11 @@ import io.sqlstreams.MeasurementProducer;
 import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
-import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.metrics.MeasurementDocument;
 import io.sqlstreams.engine.metrics.MeasurementRules;
-import io.sqlstreams.engine.metrics.SystemStreams;
 import io.sqlstreams.engine.produce.EngineProducer;
-import io.sqlstreams.engine.produce.EngineProducerHandle;
 
 /**
  * Measurements onto {@code __system.metrics}: routing key the metric's name, message key the series key,
@@ -63,20 +60,24 @@ final class EngineMeasurementProducer implements MeasurementProducer {
         for (Measurement measurement : measurements) {
             String seriesKey = rules.apply(measurement);
             Instant at = (measurement.at() == null ? now : measurement.at()).truncatedTo(ChronoUnit.MICROS);
-            items.add(ProduceItem.of(MeasurementDocument.of(measurement, at), ProduceOptions.builder()
-                    .routingKey(measurement.name())
-                    .messageKey(seriesKey)
-                    .compaction(CompactionOptions.withRank(ChronoUnit.MICROS.between(Instant.EPOCH, at)))
-                    .build()));
+            items.add(ProduceItem.of(MeasurementDocument.of(measurement, at), options(measurement, seriesKey, at)));
         }
         return items.isEmpty() ? List.of() : producer().produceBatch(items);
+    }
+
+    /** How an observation at {@code at} of the series {@code seriesKey} is produced onto the metrics stream. */
+    static ProduceOptions options(Measurement measurement, String seriesKey, Instant at) {
+        return ProduceOptions.builder()
+                .routingKey(measurement.name())
+                .messageKey(seriesKey)
+                .compaction(CompactionOptions.withRank(ChronoUnit.MICROS.between(Instant.EPOCH, at)))
+                .build();
     }
 
     private synchronized EngineProducer<MeasurementDocument> producer() {
         if (producer == null) {
             MetricsStream.ensure(engine);
-            producer = new EngineProducerHandle<>(engine, SystemStreams.METRICS, MeasurementDocument.class)
-                    .register(ProducerConfig.defaults());
+            producer = MetricsStream.producer(engine);
         }
         return producer;
     }

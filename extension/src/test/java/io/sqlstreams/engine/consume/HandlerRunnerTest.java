@@ -58,7 +58,8 @@ class HandlerRunnerTest {
     private final SessionCounterSet counters = new SessionCounterSet();
     /** Only what a handler run uses: the payload codec, the diagnostics and the clock. */
     private final Engine engine = new Engine(ClientConfig.defaults(), null, null, null, new Diagnostics(logger, clock),
-            new PayloadCodec(), new EngineEnvironment(null, null, clock, null), null, null, null, Wakeups.disabled());
+            new PayloadCodec(), new EngineEnvironment(null, null, clock, null), null, null, null, Wakeups.disabled(),
+            null);
     private final CountDownLatch release = new CountDownLatch(1);
     private Duration slowDispatchThreshold = Duration.ZERO;
 

@@ -48,7 +48,7 @@ public final class WorkerRig {
         SchemaMigrator migrator = new SchemaMigrator(db, statements);
         this.engine = new Engine(config, db, statements, migrator, diagnostics, null,
                 new EngineEnvironment(EngineEnvironment.daemonThreads("worker-test-"), null, clock, Sleeper.SYSTEM),
-                "worker-test", null, null, Wakeups.disabled());
+                "worker-test", null, null, Wakeups.disabled(), null);
         this.systemId = migrator.ensureSystem();
         this.sql = new Sql(database);
     }
