@@ -27,14 +27,14 @@ import io.sqlstreams.engine.wakeup.Wakeups;
 
 /**
  * One consume session, wired when it begins: its liveness rows, the executors it creates, its loops — claim
- * ({@link ClaimLoop}), dispatch ({@link Dispatcher}), exception path ({@link ExceptionLoop}), heartbeat and
- * declaration refresh — each on a {@link Loop} whose unrequested exit fails the session, and its share of the
- * group's own workers ({@link GroupWorkers}: the cursor advance), reconciled at start and at every heartbeat.
- * Stopping it stops claiming, waits for in-flight handlers up to the shutdown timeout, settles every open range
- * ({@link RangeCommitter}), and then, in one place, stops its group workers (releasing their claims), closes
- * every executor, releases its liveness rows and logs SQL0041 with its counters. With disableGracefulShutdown it
- * halts instead ({@link Halt}): no wait for the handlers, only the outcomes already known are recorded, and the
- * rest is left to lease expiry.
+ * ({@link ClaimLoop}), dispatch ({@link Dispatcher}), exception path ({@link ExceptionLoop}), heartbeat,
+ * declaration refresh and counter flush ({@link SessionCounterFlusher}) — each on a {@link Loop} whose unrequested
+ * exit fails the session, and its share of the group's own workers ({@link GroupWorkers}: the cursor advance),
+ * reconciled at start and at every heartbeat. Stopping it stops claiming, waits for in-flight handlers up to the
+ * shutdown timeout, settles every open range ({@link RangeCommitter}), and then, in one place, stops its group
+ * workers (releasing their claims), closes every executor, flushes its counters a last time, releases its
+ * liveness rows and logs SQL0041 with its counters. With disableGracefulShutdown it halts instead ({@link Halt}):
+ * no wait for the handlers, only the outcomes already known are recorded, and the rest is left to lease expiry.
  */
 final class ConsumeSession<T> implements ConsumerSession {
     /** Beyond the record margin, how long the stop waits for the recorder thread's last commits. */
@@ -50,6 +50,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final ConsumerConfig declared;
     private final String id = IdempotencyKeys.mintV7().toString();
     private final SessionCounterSet counters = new SessionCounterSet();
+    private final SessionCounterFlusher counterFlusher;
     private final GroupConfigCache config;
     private final WorkerInstances instances;
     private final CursorAdvancer advancer;
@@ -89,6 +90,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         this.instances = new WorkerInstances(engine, group);
         this.advancer = new CursorAdvancer(engine, group);
         this.groupWorkers = new GroupWorkers(engine, group, options.resolvedInstanceTtl(), advancer);
+        this.counterFlusher = new SessionCounterFlusher(engine, group, schemaVersion, id, counters);
         this.startedAt = engine.environment().clock().instant();
         this.lastHeartbeat = startedAt;
     }
@@ -149,6 +151,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         heartbeat = loop(upkeepLoops, "heartbeat", Loop.every(options.resolvedInstanceTtl().dividedBy(2),
                 this::renewLiveness));
         loop(upkeepLoops, "refresh", Loop.every(options.resolvedConfigRefreshInterval(), config::refresh));
+        loop(upkeepLoops, "metrics", Loop.every(SessionCounterFlusher.PERIOD, counterFlusher::flush));
         Loop claiming = loop(workLoops, "claim", claims);
         wakeups = engine.wakeups().subscribe(group.streamId(), claiming::wake);
         loop(workLoops, "dispatch", dispatcher);
@@ -265,6 +268,7 @@ final class ConsumeSession<T> implements ConsumerSession {
             if (executors != null) {
                 executors.close();
             }
+            counterFlusher.flush();
             instances.release();
             engine.diagnostics().event(Code.SQL0041, "consumer stopped: " + group.describe() + " session=" + id
                     + " duration_ms=" + Duration.between(startedAt, engine.environment().clock().instant()).toMillis()

@@ -1,7 +1,10 @@
 package io.sqlstreams.engine.consume;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.sqlstreams.Code;
 import io.sqlstreams.SessionCounters;
 
 /** The live counters of one session. */
@@ -22,6 +25,22 @@ final class SessionCounterSet {
         return new SessionCounters(claimed.sum(), success.sum(), superseded.sum(), ready.sum(), deferred.sum(),
                 dead.sum(), reclaimed.sum(), quarantined.sum(), abandoned.sum(), leaseLost.sum(),
                 instanceReclaims.sum());
+    }
+
+    /** The counters recorded as session metrics, by their codes SQL0042–SQL0051 (instanceReclaims is none). */
+    Map<Code, Long> metricTotals() {
+        Map<Code, Long> totals = new LinkedHashMap<>();
+        totals.put(Code.SQL0042, claimed.sum());
+        totals.put(Code.SQL0043, success.sum());
+        totals.put(Code.SQL0044, superseded.sum());
+        totals.put(Code.SQL0045, ready.sum());
+        totals.put(Code.SQL0046, deferred.sum());
+        totals.put(Code.SQL0047, dead.sum());
+        totals.put(Code.SQL0048, reclaimed.sum());
+        totals.put(Code.SQL0049, quarantined.sum());
+        totals.put(Code.SQL0050, abandoned.sum());
+        totals.put(Code.SQL0051, leaseLost.sum());
+        return totals;
     }
 
     void count(DeliveryOutcome outcome) {

@@ -61,6 +61,13 @@ public final class BuiltInReadings {
         return reading.measurements;
     }
 
+    /** {@code amount} more of a consume session's counter {@code code} (SQL0042–SQL0051), to add to its series. */
+    public static Measurement sessionCounterAmount(Code code, long amount, Map<String, String> sessionAttributes) {
+        Reading reading = new Reading(sessionAttributes, null);
+        reading.add(code, amount);
+        return reading.measurements.get(0);
+    }
+
     private static final class Reading {
         private final Map<String, String> attributes;
         private final Instant at;

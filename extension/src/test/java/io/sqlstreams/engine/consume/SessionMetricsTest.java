@@ -1,0 +1,182 @@
+package io.sqlstreams.engine.consume;
+
+import static io.sqlstreams.engine.consume.ConsumeFixtures.fastSession;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.sqlstreams.Concurrency;
+import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.ConsumerInstance;
+import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.Measurement;
+import io.sqlstreams.MessageHandler;
+import io.sqlstreams.MessageOptions;
+import io.sqlstreams.MetricSeriesHandle;
+import io.sqlstreams.Outcome;
+import io.sqlstreams.ProduceOptions;
+import io.sqlstreams.Producer;
+import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.SessionCounters;
+import io.sqlstreams.StreamHandle;
+import io.sqlstreams.engine.HostName;
+import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
+import io.sqlstreams.engine.consume.SessionTestKit.Rig;
+import io.sqlstreams.testing.PostgresTest;
+import io.sqlstreams.testing.RecordingLogger;
+import io.sqlstreams.testing.TestDatabase;
+
+/**
+ * A session's counters on {@code __system.metrics} (SQL0042–SQL0051): recorded at stop, continued by the next
+ * session on the same host, summed over sessions that share a host, and written only for the counters that moved.
+ */
+@PostgresTest
+class SessionMetricsTest {
+    private static final String GROUP = "tally";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Duration STOP = Duration.ofSeconds(10);
+
+    private Rig rig;
+
+    @BeforeEach
+    void setUp(TestDatabase database) {
+        rig = SessionTestKit.rig(database, "session-metrics");
+    }
+
+    @AfterEach
+    void tearDown() {
+        rig.close();
+    }
+
+    /**
+     * An ordered group: payload 1 fails once (a ready row), payload 2 waits behind it (deferred), payload 4 is
+     * terminal (dead), the rest succeed.
+     */
+    @Test
+    void aStoppedSessionLeavesExactlyItsCountersOnItsSeries() throws Exception {
+        ConsumerInstance<Numbered> instance = rig.register(GROUP, ConsumerConfig.builder()
+                .concurrencyOverride(Concurrency.ORDERED)
+                .exceptionInitialBackoff(Duration.ofMillis(10))
+                .message(MessageOptions.builder().timeout(Duration.ofSeconds(5)).retry(RetryPolicy.builder()
+                        .maxRetries(3).baseDelay(Duration.ofMillis(10)).maxDelay(Duration.ofMillis(50)).build())
+                        .build())
+                .build());
+        try (Producer<Numbered> producer = rig.stream.producer().register()) {
+            List<String> keys = List.of("k", "k", "a", "b", "c");
+            for (int n = 1; n <= keys.size(); n++) {
+                producer.produce(new Numbered(n), ProduceOptions.builder().messageKey(keys.get(n - 1)).build());
+            }
+        }
+        Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
+        ConsumerSession session = rig.start(instance, payload -> {
+            if (payload.n() == 1 && failedOnce.add(payload.n())) {
+                throw new IllegalStateException("the first run of 1 fails");
+            }
+            if (payload.n() == 4) {
+                throw Outcome.terminal("4 cannot succeed");
+            }
+        }, fastSession().batchLimit(10).build());
+
+        await().alias("four successes and one dead letter counted").atMost(WAIT)
+                .until(() -> session.counters().success() == 4 && session.counters().dead() == 1);
+        session.stop(STOP);
+
+        SessionCounters counted = session.counters();
+        assertThat(counted.claimed()).isEqualTo(5);
+        assertThat(counted.ready()).as("the failed first run of 1").isPositive();
+        assertThat(counted.deferred()).as("2 waiting behind 1").isPositive();
+        byMetric(counted).forEach((name, total) -> assertThat(latest(name)).as(name)
+                .isEqualTo(total == 0 ? Optional.empty() : Optional.of((double) total)));
+    }
+
+    @Test
+    void aRestartedSessionContinuesItsSeriesAndRewritesOnlyTheCountersThatMoved() throws Exception {
+        ConsumerInstance<Numbered> first = rig.register(GROUP, ConsumerConfig.defaults());
+        rig.produceNumbered(3);
+        ConsumerSession before = rig.start(first, payload -> {
+            if (payload.n() == 3) {
+                throw Outcome.terminal("3 cannot succeed");
+            }
+        }, fastSession().build());
+        await().atMost(WAIT).until(() -> before.counters().success() == 2 && before.counters().dead() == 1);
+        before.stop(STOP);
+        assertThat(latest("sqlstreams.consumer.session.success")).contains(2.0);
+        assertThat(latest("sqlstreams.consumer.session.dead")).contains(1.0);
+        int deadWrites = series("sqlstreams.consumer.session.dead").history(100).size();
+        int successWrites = series("sqlstreams.consumer.session.success").history(100).size();
+
+        StreamHandle<Numbered> restarted = rig.streamOfAnotherClient(new RecordingLogger());
+        ConsumerInstance<Numbered> second = restarted.consumer(GROUP).register(ConsumerConfig.defaults());
+        rig.produce(4);
+        rig.produce(5);
+        ConsumerSession after = rig.start(second, payload -> {
+        }, fastSession().build());
+        await().atMost(WAIT).until(() -> after.counters().success() == 2);
+        after.stop(STOP);
+
+        assertThat(latest("sqlstreams.consumer.session.success")).as("2 before the restart and 2 after").contains(4.0);
+        assertThat(latest("sqlstreams.consumer.session.claimed")).contains(5.0);
+        assertThat(latest("sqlstreams.consumer.session.dead")).contains(1.0);
+        assertThat(series("sqlstreams.consumer.session.dead").history(100)).as("dead did not move: not rewritten")
+                .hasSize(deadWrites);
+        List<Double> successes = series("sqlstreams.consumer.session.success").history(100).stream()
+                .map(Measurement::value).toList();
+        assertThat(successes).as("newest first, never decreasing over time").hasSizeGreaterThan(successWrites)
+                .isSortedAccordingTo((newer, older) -> Double.compare(older, newer));
+    }
+
+    @Test
+    void twoLiveSessionsOnOneHostAddUpOnTheirSharedSeries() throws Exception {
+        ConsumerInstance<Numbered> one = rig.register(GROUP, ConsumerConfig.defaults());
+        ConsumerInstance<Numbered> other = rig.streamOfAnotherClient(new RecordingLogger()).consumer(GROUP)
+                .register(ConsumerConfig.defaults());
+        MessageHandler<Numbered> succeed = payload -> {
+        };
+        ConsumerSession a = rig.start(one, succeed, fastSession().batchLimit(2).build());
+        ConsumerSession b = rig.start(other, succeed, fastSession().batchLimit(2).build());
+        rig.produceNumbered(20);
+
+        await().atMost(WAIT).until(() -> a.counters().success() + b.counters().success() == 20);
+        a.stop(STOP);
+        b.stop(STOP);
+
+        assertThat(latest("sqlstreams.consumer.session.success")).contains(20.0);
+        assertThat(latest("sqlstreams.consumer.session.claimed"))
+                .contains((double) (a.counters().claimed() + b.counters().claimed()));
+    }
+
+    private Optional<Double> latest(String name) {
+        return series(name).latest().map(Measurement::value);
+    }
+
+    private MetricSeriesHandle series(String name) {
+        return rig.client.system().metrics().metric(name, Map.of("stream", rig.stream.name(), "group", GROUP,
+                "version", "1", "session", HostName.current()));
+    }
+
+    private static Map<String, Long> byMetric(SessionCounters counted) {
+        Map<String, Long> totals = new LinkedHashMap<>();
+        totals.put("sqlstreams.consumer.session.claimed", counted.claimed());
+        totals.put("sqlstreams.consumer.session.success", counted.success());
+        totals.put("sqlstreams.consumer.session.superseded", counted.superseded());
+        totals.put("sqlstreams.consumer.session.ready", counted.ready());
+        totals.put("sqlstreams.consumer.session.deferred", counted.deferred());
+        totals.put("sqlstreams.consumer.session.dead", counted.dead());
+        totals.put("sqlstreams.consumer.session.reclaimed", counted.reclaimed());
+        totals.put("sqlstreams.consumer.session.quarantined", counted.quarantined());
+        totals.put("sqlstreams.consumer.session.abandoned", counted.abandoned());
+        totals.put("sqlstreams.consumer.session.lease_lost", counted.leaseLost());
+        return totals;
+    }
+}
