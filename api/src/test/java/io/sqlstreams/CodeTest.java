@@ -75,7 +75,7 @@ class CodeTest {
                     : Kind.EVENT;
             assertThat(code.kind()).as(code.id()).isEqualTo(expected);
         }
-        assertThat(ofKind(Kind.EVENT)).hasSize(51);
+        assertThat(ofKind(Kind.EVENT)).hasSize(52);
     }
 
     @Test
@@ -201,7 +201,7 @@ class CodeTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"SQL0000", "SQL0146", "0", "146", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
+    @ValueSource(strings = {"SQL0000", "SQL0147", "0", "147", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
         "SQL-0059", "-59", "+59", "SQLX059", "   "})
     void findRejectsAnythingElse(String text) {
         assertThat(Code.find(text)).isEmpty();
