@@ -1,9 +1,10 @@
 package io.sqlstreams.engine.collector;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +27,9 @@ import io.sqlstreams.engine.query.StreamQueries;
  * head is locked for the transaction (series in key order, so two writers never wait on each other in a circle)
  * and read there, so sessions that share a series add up rather than overwrite each other. A new observation is
  * stamped at least a microsecond after the head's, so that it becomes the head even when this host's clock is
- * behind the one that wrote the head.
+ * behind the one that wrote the head. The commit is not announced to the stream's idle sessions: a session's last
+ * flush comes after it stopped, when it should start no thread, so consumers of the metrics stream find these
+ * observations at their next poll.
  */
 public final class SessionCounterWriter implements SessionCounterStore.Writer {
     private static final Predicate<Duration> ONE_ATTEMPT = delay -> false;
@@ -44,36 +47,36 @@ public final class SessionCounterWriter implements SessionCounterStore.Writer {
 
     @Override
     public Map<String, Double> add(List<Measurement> amounts, Map<String, Double> floors) {
-        Map<String, Measurement> bySeries = new TreeMap<>(Comparator.naturalOrder());
+        Map<String, Measurement> bySeries = new TreeMap<>();
         amounts.forEach(amount -> bySeries.put(MeasurementRules.checkMeasurement(amount), amount));
         if (bySeries.isEmpty()) {
             return Map.of();
         }
         Target metrics = target();
-        Map<String, Double> totals = engine.database().inTransaction("recording session counters", ONE_ATTEMPT,
-                connection -> {
-                    Instant now = engine.environment().clock().instant().truncatedTo(ChronoUnit.MICROS);
-                    Map<String, Double> sums = new TreeMap<>();
-                    for (Map.Entry<String, Measurement> series : bySeries.entrySet()) {
-                        String seriesKey = series.getKey();
-                        keys.lockCompactionHead(connection, metrics.streamId(), seriesKey);
-                        Optional<Measurement> head = keys.compactionHead(connection, metrics.streamId(), seriesKey)
-                                .map(row -> engine.codec().decode(row.payload(), MeasurementDocument.class)
-                                        .toMeasurement());
-                        double total = Math.max(head.map(Measurement::value).orElse(0.0),
-                                floors.getOrDefault(seriesKey, 0.0)) + series.getValue().value();
-                        Instant at = head.map(newest -> newest.at().plus(1, ChronoUnit.MICROS))
-                                .filter(now::isBefore).orElse(now);
-                        Measurement recorded = new Measurement(series.getValue().name(), series.getValue().kind(),
-                                total, series.getValue().unit(), series.getValue().attributes(), at, null);
-                        metrics.producer().produce(connection, MeasurementDocument.of(recorded, at),
-                                EngineMeasurementProducer.options(recorded, seriesKey, at));
-                        sums.put(seriesKey, total);
-                    }
-                    return sums;
-                });
-        metrics.producer().announceCommit();
-        return totals;
+        return engine.database().inTransaction("recording session counters", ONE_ATTEMPT, connection -> {
+            Map<String, Double> totals = new TreeMap<>();
+            for (Map.Entry<String, Measurement> series : bySeries.entrySet()) {
+                totals.put(series.getKey(), add(connection, metrics, series.getKey(), series.getValue(),
+                        floors.getOrDefault(series.getKey(), 0.0)));
+            }
+            return totals;
+        });
+    }
+
+    /** Adds {@code amount} to its series under the series' lock; returns the total recorded. */
+    private double add(Connection connection, Target metrics, String seriesKey, Measurement amount, double floor)
+            throws SQLException {
+        keys.lockCompactionHead(connection, metrics.streamId(), seriesKey);
+        Optional<Measurement> head = keys.compactionHead(connection, metrics.streamId(), seriesKey)
+                .map(row -> engine.codec().decode(row.payload(), MeasurementDocument.class).toMeasurement());
+        double total = Math.max(head.map(Measurement::value).orElse(0.0), floor) + amount.value();
+        Instant now = engine.environment().clock().instant().truncatedTo(ChronoUnit.MICROS);
+        Instant at = head.map(newest -> newest.at().plus(1, ChronoUnit.MICROS)).filter(now::isBefore).orElse(now);
+        Measurement recorded = new Measurement(amount.name(), amount.kind(), total, amount.unit(),
+                amount.attributes(), at, null);
+        metrics.producer().produce(connection, MeasurementDocument.of(recorded, at),
+                EngineMeasurementProducer.options(recorded, seriesKey, at));
+        return total;
     }
 
     /**

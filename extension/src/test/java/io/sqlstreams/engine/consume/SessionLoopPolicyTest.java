@@ -49,7 +49,7 @@ class SessionLoopPolicyTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"claim", "dispatch", "exceptions", "heartbeat", "refresh"})
+    @ValueSource(strings = {"claim", "dispatch", "exceptions", "heartbeat", "refresh", "metrics"})
     void anInterruptedLoopFailsTheSessionWithItsCode(String loop) throws Exception {
         ConsumerInstance<Numbered> instance = rig.register(GROUP, DECLARATION);
         ConsumerSession session = rig.start(instance, ledger.handler("interrupted", Work.SUCCEED),
