@@ -156,6 +156,43 @@ class SessionMetricsTest {
                 .contains((double) (a.counters().claimed() + b.counters().claimed()));
     }
 
+    /** A trigger makes every write to {@code __system.metrics} fail while the second session runs and stops. */
+    @Test
+    void aFlushThatFailsIsLoggedAndNeitherDeliveryNorTheStopFails(TestDatabase database) throws Exception {
+        ConsumerInstance<Numbered> instance = rig.register(GROUP, ConsumerConfig.defaults());
+        rig.produce(1);
+        ConsumerSession first = rig.start(instance, payload -> {
+        }, fastSession().build());
+        await().atMost(WAIT).until(() -> first.counters().success() == 1);
+        first.stop(STOP);
+        assertThat(latest("sqlstreams.consumer.session.success")).contains(1.0);
+
+        long metricsStream = rig.client.streams().stream().filter(stream -> stream.name().equals("__system.metrics"))
+                .findFirst().orElseThrow().id();
+        String schema = database.schema();
+        database.execute("CREATE FUNCTION " + schema + ".refuse_metrics() RETURNS trigger LANGUAGE plpgsql AS"
+                + " $$ BEGIN RAISE EXCEPTION 'metrics refused by the test'; END $$");
+        database.execute("CREATE TRIGGER refuse_metrics BEFORE INSERT ON " + schema + ".message_log_" + metricsStream
+                + " FOR EACH ROW EXECUTE FUNCTION " + schema + ".refuse_metrics()");
+        try {
+            rig.produce(2);
+            rig.produce(3);
+            ConsumerSession second = rig.start(instance, payload -> {
+            }, fastSession().build());
+            await().atMost(WAIT).until(() -> second.counters().success() == 2);
+            second.stop(STOP);
+
+            assertThat(second.failure()).isEmpty();
+            assertThat(rig.logger.withCode("SQL0146")).singleElement().asString()
+                    .contains("session " + second.id(), "the next flush adds them");
+            assertThat(rig.logger.lines()).filteredOn(line -> line.text().startsWith("SQL0146"))
+                    .extracting(RecordingLogger.Line::level).containsOnly(System.Logger.Level.WARNING);
+            assertThat(latest("sqlstreams.consumer.session.success")).as("nothing recorded").contains(1.0);
+        } finally {
+            database.execute("DROP TRIGGER refuse_metrics ON " + schema + ".message_log_" + metricsStream);
+        }
+    }
+
     private Optional<Double> latest(String name) {
         return series(name).latest().map(Measurement::value);
     }
