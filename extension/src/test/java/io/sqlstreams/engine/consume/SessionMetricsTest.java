@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,6 +47,8 @@ class SessionMetricsTest {
     private static final String GROUP = "tally";
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Duration STOP = Duration.ofSeconds(10);
+    private static final MessageHandler<Numbered> SUCCEED = payload -> {
+    };
 
     private Rig rig;
 
@@ -79,18 +82,14 @@ class SessionMetricsTest {
             }
         }
         Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
-        ConsumerSession session = rig.start(instance, payload -> {
+        ConsumerSession session = runUntil(instance, payload -> {
             if (payload.n() == 1 && failedOnce.add(payload.n())) {
                 throw new IllegalStateException("the first run of 1 fails");
             }
             if (payload.n() == 4) {
                 throw Outcome.terminal("4 cannot succeed");
             }
-        }, fastSession().batchLimit(10).build());
-
-        await().alias("four successes and one dead letter counted").atMost(WAIT)
-                .until(() -> session.counters().success() == 4 && session.counters().dead() == 1);
-        session.stop(STOP);
+        }, 10, counted -> counted.success() == 4 && counted.dead() == 1);
 
         SessionCounters counted = session.counters();
         assertThat(counted.claimed()).isEqualTo(5);
@@ -104,13 +103,11 @@ class SessionMetricsTest {
     void aRestartedSessionContinuesItsSeriesAndRewritesOnlyTheCountersThatMoved() throws Exception {
         ConsumerInstance<Numbered> first = rig.register(GROUP, ConsumerConfig.defaults());
         rig.produceNumbered(3);
-        ConsumerSession before = rig.start(first, payload -> {
+        runUntil(first, payload -> {
             if (payload.n() == 3) {
                 throw Outcome.terminal("3 cannot succeed");
             }
-        }, fastSession().build());
-        await().atMost(WAIT).until(() -> before.counters().success() == 2 && before.counters().dead() == 1);
-        before.stop(STOP);
+        }, 1, counted -> counted.success() == 2 && counted.dead() == 1);
         assertThat(latest("sqlstreams.consumer.session.success")).contains(2.0);
         assertThat(latest("sqlstreams.consumer.session.dead")).contains(1.0);
         int deadWrites = series("sqlstreams.consumer.session.dead").history(100).size();
@@ -120,10 +117,7 @@ class SessionMetricsTest {
         ConsumerInstance<Numbered> second = restarted.consumer(GROUP).register(ConsumerConfig.defaults());
         rig.produce(4);
         rig.produce(5);
-        ConsumerSession after = rig.start(second, payload -> {
-        }, fastSession().build());
-        await().atMost(WAIT).until(() -> after.counters().success() == 2);
-        after.stop(STOP);
+        runUntil(second, SUCCEED, 1, counted -> counted.success() == 2);
 
         assertThat(latest("sqlstreams.consumer.session.success")).as("2 before the restart and 2 after").contains(4.0);
         assertThat(latest("sqlstreams.consumer.session.claimed")).contains(5.0);
@@ -141,10 +135,8 @@ class SessionMetricsTest {
         ConsumerInstance<Numbered> one = rig.register(GROUP, ConsumerConfig.defaults());
         ConsumerInstance<Numbered> other = rig.streamOfAnotherClient(new RecordingLogger()).consumer(GROUP)
                 .register(ConsumerConfig.defaults());
-        MessageHandler<Numbered> succeed = payload -> {
-        };
-        ConsumerSession a = rig.start(one, succeed, fastSession().batchLimit(2).build());
-        ConsumerSession b = rig.start(other, succeed, fastSession().batchLimit(2).build());
+        ConsumerSession a = rig.start(one, SUCCEED, fastSession().batchLimit(2).build());
+        ConsumerSession b = rig.start(other, SUCCEED, fastSession().batchLimit(2).build());
         rig.produceNumbered(20);
 
         await().atMost(WAIT).until(() -> a.counters().success() + b.counters().success() == 20);
@@ -161,10 +153,7 @@ class SessionMetricsTest {
     void aFlushThatFailsIsLoggedAndNeitherDeliveryNorTheStopFails(TestDatabase database) throws Exception {
         ConsumerInstance<Numbered> instance = rig.register(GROUP, ConsumerConfig.defaults());
         rig.produce(1);
-        ConsumerSession first = rig.start(instance, payload -> {
-        }, fastSession().build());
-        await().atMost(WAIT).until(() -> first.counters().success() == 1);
-        first.stop(STOP);
+        runUntil(instance, SUCCEED, 1, counted -> counted.success() == 1);
         assertThat(latest("sqlstreams.consumer.session.success")).contains(1.0);
 
         long metricsStream = rig.client.streams().stream().filter(stream -> stream.name().equals("__system.metrics"))
@@ -177,10 +166,7 @@ class SessionMetricsTest {
         try {
             rig.produce(2);
             rig.produce(3);
-            ConsumerSession second = rig.start(instance, payload -> {
-            }, fastSession().build());
-            await().atMost(WAIT).until(() -> second.counters().success() == 2);
-            second.stop(STOP);
+            ConsumerSession second = runUntil(instance, SUCCEED, 1, counted -> counted.success() == 2);
 
             assertThat(second.failure()).isEmpty();
             assertThat(rig.logger.withCode("SQL0146")).singleElement().asString()
@@ -191,6 +177,15 @@ class SessionMetricsTest {
         } finally {
             database.execute("DROP TRIGGER refuse_metrics ON " + schema + ".message_log_" + metricsStream);
         }
+    }
+
+    /** Starts a session, waits until its counters satisfy {@code done}, and stops it. */
+    private ConsumerSession runUntil(ConsumerInstance<Numbered> instance, MessageHandler<Numbered> handler,
+                                     int batchLimit, Predicate<SessionCounters> done) throws InterruptedException {
+        ConsumerSession session = rig.start(instance, handler, fastSession().batchLimit(batchLimit).build());
+        await().atMost(WAIT).until(() -> done.test(session.counters()));
+        session.stop(STOP);
+        return session;
     }
 
     private Optional<Double> latest(String name) {
