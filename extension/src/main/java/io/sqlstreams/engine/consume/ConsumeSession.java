@@ -32,8 +32,8 @@ import io.sqlstreams.engine.wakeup.Wakeups;
  * exit fails the session, and its share of the group's own workers ({@link GroupWorkers}: the cursor advance),
  * reconciled at start and at every heartbeat. Stopping it stops claiming, waits for in-flight handlers up to the
  * shutdown timeout, settles every open range ({@link RangeCommitter}), and then, in one place, stops its group
- * workers (releasing their claims), closes every executor, flushes its counters a last time, releases its
- * liveness rows and logs SQL0041 with its counters. With disableGracefulShutdown it halts instead ({@link Halt}):
+ * workers (releasing their claims), closes every executor, releases its liveness rows, flushes its counters a
+ * last time and logs SQL0041 with its counters. With disableGracefulShutdown it halts instead ({@link Halt}):
  * no wait for the handlers, only the outcomes already known are recorded, and the rest is left to lease expiry.
  */
 final class ConsumeSession<T> implements ConsumerSession {
@@ -268,8 +268,8 @@ final class ConsumeSession<T> implements ConsumerSession {
             if (executors != null) {
                 executors.close();
             }
-            counterFlusher.flush();
             instances.release();
+            counterFlusher.flush();
             engine.diagnostics().event(Code.SQL0041, "consumer stopped: " + group.describe() + " session=" + id
                     + " duration_ms=" + Duration.between(startedAt, engine.environment().clock().instant()).toMillis()
                     + " " + counters.summary());
