@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0146}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0147}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -454,7 +454,10 @@ public enum Code {
             "Fix the part the message names; names themselves are checked separately (SQL0109)."),
     SQL0146(Kind.EVENT, Level.WARNING, Recovery.NONE, "SessionCountersNotRecorded",
             "A consume session could not add its counters (SQL0042–SQL0051) to their series on __system.metrics, usually because the database was unreachable; delivery goes on, the session keeps counting, and the next flush adds everything not yet recorded.",
-            "None if it passes: nothing is lost while the session runs. If it repeats, look at the database's availability; a session that stops while the database is unreachable loses the counts of its last period.");
+            "None if it passes: nothing is lost while the session runs. If it repeats, look at the database's availability; a session that stops while the database is unreachable loses the counts of its last period."),
+    SQL0147(Kind.EVENT, Level.WARNING, Recovery.NONE, "AlertEvidenceInsufficient",
+            "An alert check found no usable evidence recent enough to judge a stream or the collector: no sample within the maximum gap, or one it cannot read. Nothing was recorded or resolved; the check counts the stream as failed.",
+            "Make sure the metrics collector runs (its completed_timestamp advances) and that the maximum gap is longer than its poll rate.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

@@ -53,4 +53,7 @@ public interface ConsumerHandle<T> {
 
     /** The group's built-in metrics (cursors, backlog, exception rows, open leases). No I/O. */
     ResourceMetricsHandle metrics();
+
+    /** The group's alerts (no built-in alert is owned by a group today). No I/O. */
+    AlertsHandle alerts();
 }

@@ -55,4 +55,7 @@ public interface SystemHandle {
 
     /** The installation's metrics. No I/O until a verb is called. */
     MetricsHandle metrics();
+
+    /** The installation's own alerts ({@code metrics_collector_progress}). No I/O until a verb is called. */
+    AlertsHandle alerts();
 }

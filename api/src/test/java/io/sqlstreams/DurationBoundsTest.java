@@ -32,7 +32,8 @@ class DurationBoundsTest {
     private static final Duration TIMING = Limits.LONGEST_TIMING;
     private static final Duration AGE = Limits.LONGEST_AGE;
     /** Records of the API that are read back from the database, never configured. */
-    private static final Set<Class<?>> STORED_ROWS = Set.of(io.sqlstreams.Stream.class);
+    private static final Set<Class<?>> STORED_ROWS = Set.of(io.sqlstreams.Stream.class,
+            AlertEvaluationSnapshot.class);
 
     /**
      * One bounded field: the record component it is ({@code owner.component}), the property path its
@@ -115,6 +116,19 @@ class DurationBoundsTest {
                         value -> new SystemConfig(value)::validate),
                 new Field(SystemConfig.class, "metricCollectorPollRate", "metricCollectorPollRate", TIMING,
                         value -> new SystemConfig(null, value)::validate),
+                new Field(StreamAlertConfig.class, "pendingDuration", "partitionCountAlert.pendingDuration", TIMING,
+                        value -> SystemConfig.defaults().withAlerts(new StreamAlertConfig(null, null, value, null,
+                                false), null, null, null)::validate),
+                new Field(StreamAlertConfig.class, "maximumGap", "workerLivenessAlert.maximumGap", TIMING,
+                        value -> SystemConfig.defaults().withAlerts(null, null, new StreamAlertConfig(null, null, null,
+                                value, false), null)::validate),
+                new Field(CollectorProgressAlertConfig.class, "maximumAge", "metricCollectorProgressAlert.maximumAge",
+                        TIMING, value -> SystemConfig.defaults().withAlerts(null, null, null,
+                                new CollectorProgressAlertConfig(null, value, null, false))::validate),
+                new Field(CollectorProgressAlertConfig.class, "pendingDuration",
+                        "metricCollectorProgressAlert.pendingDuration", TIMING,
+                        value -> SystemConfig.defaults().withAlerts(null, null, null,
+                                new CollectorProgressAlertConfig(null, null, value, false))::validate),
 
                 stream(StreamConfig.class, "retentionTtl", "retentionTtl", AGE,
                         value -> StreamConfig.builder().retentionTtl(value)),

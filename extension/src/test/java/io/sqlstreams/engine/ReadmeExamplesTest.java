@@ -15,6 +15,9 @@ import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.Alert;
+import io.sqlstreams.AlertEvaluationSnapshot;
+import io.sqlstreams.AlertState;
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
@@ -31,8 +34,10 @@ import io.sqlstreams.Producer;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.SqlStreams;
+import io.sqlstreams.StreamAlertConfig;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.SystemConfig;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.TestDatabase;
 
@@ -125,6 +130,32 @@ class ReadmeExamplesTest {
 
         assertThat(latest).get().extracting(Measurement::value).isEqualTo(17.0);
         assertThat(last10).hasSize(1);
+        client.close();
+    }
+
+    @Test
+    void alerts(TestDatabase database) {
+        SqlStreams client = SqlStreams.create(database.dataSource(),
+                ClientConfig.builder().schema(database.schema()).build());
+        StreamHandle<PaymentRequestedV1> payments = client.stream("payments.watched", PaymentRequestedV1.class);
+        payments.register(StreamConfig.defaults());
+
+        // README: alerts
+        client.system().register(new SystemConfig(null, null).withAlerts(
+                new StreamAlertConfig("@every 30s", 2_000L, Duration.ofMinutes(5), null, false), // partition_count
+                null, null, null));                                                         // the rest: defaults
+
+        Optional<Alert> latest = payments.alerts().alert("partition_count").latest();     // SQL0005 once the stream is gone
+        List<Alert> reports = payments.alerts().alert("partition_count").history(10);    // newest first
+        AlertEvaluationSnapshot now = payments.alerts().alert("worker_liveness").snapshot(); // evaluated, not recorded
+        List<Alert> installation = client.system().alerts().list();                       // metrics_collector_progress
+        // README: alerts end
+
+        assertThat(latest).isEmpty();
+        assertThat(reports).isEmpty();
+        assertThat(now.state()).as("the collector has recorded nothing yet").isEqualTo(AlertState.INSUFFICIENT);
+        assertThat(installation).isEmpty();
+        assertThat(client.system().get().config().partitionCountAlert().threshold()).isEqualTo(2_000L);
         client.close();
     }
 }

@@ -56,18 +56,39 @@ public final class DocumentFields {
     }
 
     public static Integer integer(JsonObject document, String key, String path) {
+        Long whole = wholeNumber(document, key, path);
+        if (whole != null && (whole < Integer.MIN_VALUE || whole > Integer.MAX_VALUE)) {
+            throw invalid(path, document.get(key), "must fit a 32-bit integer");
+        }
+        return whole == null ? null : whole.intValue();
+    }
+
+    /** A whole number of 64 bits; {@code null} when unset. */
+    public static Long wholeNumber(JsonObject document, String key, String path) {
         JsonValue value = document.get(key);
         if (isUnset(value)) {
             return null;
         }
         if (value instanceof JsonNumber number && number.isIntegral()) {
             try {
-                return number.intValueExact();
+                return number.longValueExact();
             } catch (ArithmeticException tooLarge) {
-                throw invalid(path, value, "must fit a 32-bit integer");
+                throw invalid(path, value, "must fit a 64-bit integer");
             }
         }
         throw invalid(path, value, "must be an integer");
+    }
+
+    /** {@code true} or {@code false}; false when unset. */
+    public static boolean flag(JsonObject document, String key, String path) {
+        JsonValue value = document.get(key);
+        if (isUnset(value)) {
+            return false;
+        }
+        if (value != JsonValue.TRUE && value != JsonValue.FALSE) {
+            throw invalid(path, value, "must be true or false");
+        }
+        return value == JsonValue.TRUE;
     }
 
     /** A duration in {@link DurationText}'s spelling. */

@@ -25,7 +25,7 @@ import io.sqlstreams.engine.produce.EngineProducer;
  * compacted with the observation time in microseconds as the rank, so a late-arriving older observation never
  * replaces a newer head. Everything is validated before the stream is touched.
  */
-final class EngineMeasurementProducer implements MeasurementProducer {
+public final class EngineMeasurementProducer implements MeasurementProducer {
     private final Engine engine;
     private final Function<Measurement, String> rules;
     private EngineProducer<MeasurementDocument> producer;
@@ -41,7 +41,7 @@ final class EngineMeasurementProducer implements MeasurementProducer {
     }
 
     /** For the library's own measurements, whose names are under {@code sqlstreams.}. */
-    static EngineMeasurementProducer forLibrary(Engine engine) {
+    public static EngineMeasurementProducer forLibrary(Engine engine) {
         return new EngineMeasurementProducer(engine, MeasurementRules::checkMeasurement);
     }
 

@@ -8,6 +8,8 @@ import io.sqlstreams.Measurement;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.metrics.BuiltInReadings;
+import io.sqlstreams.engine.metrics.SystemStreams;
+import io.sqlstreams.engine.query.AlertQueries;
 import io.sqlstreams.engine.query.MetricQueries;
 import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.worker.WorkerTask;
@@ -23,12 +25,14 @@ public final class MetricsCollector implements WorkerTask {
     private final Engine engine;
     private final StreamQueries streams;
     private final MetricQueries readings;
+    private final AlertQueries alerts;
     private final EngineMeasurementProducer recorder;
 
     public MetricsCollector(Engine engine) {
         this.engine = engine;
         this.streams = new StreamQueries(engine.sql());
         this.readings = new MetricQueries(engine.sql());
+        this.alerts = new AlertQueries(engine.sql());
         this.recorder = EngineMeasurementProducer.forLibrary(engine);
     }
 
@@ -39,9 +43,19 @@ public final class MetricsCollector implements WorkerTask {
         List<Stream> all = engine.database().autoCommit("listing streams for the metrics collector", streams::all);
         for (Stream stream : all) {
             measurements.addAll(streamReadings(stream));
+            if (stream.name().equals(SystemStreams.ALERTS)) {
+                measurements.addAll(alertReadings(stream));
+            }
         }
         recorder.produceBatch(measurements);
         recorder.produce(BuiltInReadings.collectorCompleted(engine.environment().clock().instant()));
+    }
+
+    private List<Measurement> alertReadings(Stream alertsStream) {
+        return engine.database().autoCommit("counting recorded alerts", connection -> {
+            AlertQueries.AlertCounts counts = alerts.countsByStatus(connection, alertsStream.id());
+            return BuiltInReadings.alerts(counts.active(), counts.resolved(), engine.environment().clock().instant());
+        });
     }
 
     private List<Measurement> streamReadings(Stream stream) {

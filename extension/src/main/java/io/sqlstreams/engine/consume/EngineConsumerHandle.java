@@ -7,6 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.sqlstreams.engine.alert.EngineAlertsHandle;
+import io.sqlstreams.engine.alert.RegistrationAlertPass;
+import io.sqlstreams.engine.alert.AlertOwnerLookup;
+import io.sqlstreams.AlertsHandle;
 import io.sqlstreams.BindingHandle;
 import io.sqlstreams.Code;
 import io.sqlstreams.Consumer;
@@ -70,6 +74,7 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
         int schemaVersion = PayloadCodec.schemaVersion(payloadType);
         requireInstalled();
         RegisteredGroup group = new GroupDeclaration(engine).register(stream, name, declared);
+        RegistrationAlertPass.run(engine, stream);
         return new EngineConsumerInstance<>(engine, group, payloadType, schemaVersion, declared);
     }
 
@@ -137,6 +142,12 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
                     config.resolvedMessage(), config.resolvedMessageMax(), cursor.head(), cursor.claimed(),
                     cursor.committed(), cursor.openLeases(), exceptionCounts(connection, owner.id(), consumer.id()));
         });
+    }
+
+    @Override
+    public AlertsHandle alerts() {
+        return new EngineAlertsHandle(engine, AlertOwnerLookup.consumerGroup(new StreamQueries(engine.sql()),
+                new GroupQueries(engine.sql()), stream, name));
     }
 
     @Override

@@ -17,11 +17,13 @@ import io.sqlstreams.ManagerStatus;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.SystemConfig;
 import io.sqlstreams.engine.RunningSessions;
+import io.sqlstreams.engine.alert.StoredSystemConfig;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.loop.NamedThreads;
 import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.query.WorkerQueries.FleetRow;
 import io.sqlstreams.engine.worker.Fleet;
+import io.sqlstreams.engine.worker.SystemWorkerNames;
 import io.sqlstreams.engine.worker.TickPacing;
 import io.sqlstreams.engine.worker.WorkerRunner;
 import io.sqlstreams.engine.worker.WorkerSettings;
@@ -197,12 +199,12 @@ public final class ManagerService implements ManagerHandle, RunningSessions.Comp
         WorkerQueries.Declared manager = engine.database().inTransaction("declaring the system's workers",
                 connection -> {
                     systemWorkers.ensure(connection, systemId);
-                    return workers.find(connection, WorkerQueries.Owner.SYSTEM, systemId, SystemWorkers.MANAGER)
+                    return workers.find(connection, WorkerQueries.Owner.SYSTEM, systemId, SystemWorkerNames.MANAGER)
                             .orElseThrow();
                 });
-        SystemConfig system = new SystemConfig(SystemWorkers.pollRate(manager.metadata()));
+        SystemConfig system = new SystemConfig(StoredSystemConfig.pollRate(manager.metadata()));
         settings = managerSettings(system.resolvedManagerPollRate());
-        runner = WorkerRunner.start(engine, manager.id(), SUBJECT, SystemWorkers.MANAGER, settings,
+        runner = WorkerRunner.start(engine, manager.id(), SUBJECT, SystemWorkerNames.MANAGER, settings,
                 new ManagerTick(engine, this, fleet, settings, config.resolvedInstanceLogTtl()), this::ended);
     }
 

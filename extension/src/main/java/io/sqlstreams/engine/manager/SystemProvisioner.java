@@ -4,19 +4,22 @@ import java.time.Duration;
 import java.util.Optional;
 
 import io.sqlstreams.SystemConfig;
+import io.sqlstreams.engine.alert.StoredSystemConfig;
+import io.sqlstreams.engine.alerting.AlertChecks;
 import io.sqlstreams.engine.collector.MetricsCollector;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.maintenance.StreamJanitorWorker;
 import io.sqlstreams.engine.query.WorkerQueries.FleetRow;
 import io.sqlstreams.engine.stream.StreamWorkers;
 import io.sqlstreams.engine.worker.Fleet;
+import io.sqlstreams.engine.worker.SystemWorkerNames;
 import io.sqlstreams.engine.worker.WorkerRunner;
 import io.sqlstreams.engine.worker.WorkerSettings;
 import io.sqlstreams.engine.worker.WorkerTask;
 
 /**
  * The worker kinds the system manager runs: each stream's {@code stream_janitor} and {@code stream_vacuum}, and the
- * system's {@code consumer_group_janitor} and {@code metrics_collector}. The manager's own row, and kinds a later
+ * system's {@code consumer_group_janitor}, {@code metrics_collector} and {@code alert_checks}. The manager's own row, and kinds a later
  * version or a user declares, are left to whoever runs them.
  */
 final class SystemProvisioner implements Fleet.Provisioner<FleetRow> {
@@ -43,11 +46,13 @@ final class SystemProvisioner implements Fleet.Provisioner<FleetRow> {
             };
         }
         return switch (worker.name()) {
-            case SystemWorkers.CONSUMER_GROUP_JANITOR -> Optional.of(startSystemWorker(worker, owner,
+            case SystemWorkerNames.CONSUMER_GROUP_JANITOR -> Optional.of(startSystemWorker(worker, owner,
                     BindingJanitor.POLL_RATE, new BindingJanitor(engine)));
-            case SystemWorkers.METRICS_COLLECTOR -> Optional.of(startSystemWorker(worker, owner,
-                    new SystemConfig(null, SystemWorkers.pollRate(worker.metadata())).resolvedMetricCollectorPollRate(),
+            case SystemWorkerNames.METRICS_COLLECTOR -> Optional.of(startSystemWorker(worker, owner,
+                    new SystemConfig(null, StoredSystemConfig.pollRate(worker.metadata())).resolvedMetricCollectorPollRate(),
                     new MetricsCollector(engine)));
+            case SystemWorkerNames.ALERT_CHECKS -> Optional.of(startSystemWorker(worker, owner,
+                    AlertChecks.pollRate(worker.metadata()), new AlertChecks(engine)));
             default -> Optional.empty();
         };
     }

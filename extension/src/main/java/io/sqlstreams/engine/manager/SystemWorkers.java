@@ -7,10 +7,11 @@ import java.util.List;
 
 import io.sqlstreams.SystemConfig;
 import io.sqlstreams.engine.Diagnostics;
-import io.sqlstreams.engine.codec.DocumentFields;
+import io.sqlstreams.engine.alert.AlertPolicies;
 import io.sqlstreams.engine.codec.DurationText;
 import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.sql.Sql;
+import io.sqlstreams.engine.worker.SystemWorkerNames;
 import io.sqlstreams.engine.worker.WorkerDeclaration;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -18,15 +19,12 @@ import jakarta.json.JsonObjectBuilder;
 
 /**
  * The system's own workers, each target 1: {@code manager} (its document holds the manager's poll rate),
- * {@code consumer_group_janitor}, and {@code metrics_collector} (its document holds the collector's poll rate).
- * An explicit registration replaces a differing document and keeps the targets, so a suspension stays; a process
- * that only needs the rows inserts the missing ones with defaults.
+ * {@code consumer_group_janitor}, {@code metrics_collector} (its document holds the collector's poll rate) and
+ * {@code alert_checks} (its document holds the alert policies). An explicit registration replaces a differing
+ * document and keeps the targets, so a suspension stays; a process that only needs the rows inserts the missing
+ * ones with defaults.
  */
 public final class SystemWorkers {
-    public static final String MANAGER = "manager";
-    public static final String CONSUMER_GROUP_JANITOR = "consumer_group_janitor";
-    public static final String METRICS_COLLECTOR = "metrics_collector";
-
     private static final String SUBJECT = "the system";
 
     private final WorkerDeclaration workers;
@@ -45,28 +43,14 @@ public final class SystemWorkers {
         workers.declareMissing(connection, WorkerQueries.Owner.SYSTEM, systemId, rows(SystemConfig.defaults()));
     }
 
-    /**
-     * The settings the {@code manager} and {@code metrics_collector} rows' documents hold (null for a row not
-     * there); unknown keys are ignored, a malformed known one is SQL0108 naming it.
-     */
-    public static SystemConfig systemConfig(String managerMetadata, String collectorMetadata) {
-        return new SystemConfig(pollRate(managerMetadata), pollRate(collectorMetadata));
-    }
-
-    /** The {@code poll_rate} a system worker's document holds; null when it holds none. */
-    public static Duration pollRate(String metadata) {
-        if (metadata == null) {
-            return null;
-        }
-        return DocumentFields.duration(DocumentFields.object("metadata", metadata), "poll_rate", "poll_rate");
-    }
-
     private static List<WorkerDeclaration.Row> rows(SystemConfig config) {
         return List.of(
-                new WorkerDeclaration.Row(MANAGER, pollRateDocument("managerPollRate", config.managerPollRate()), 1),
-                new WorkerDeclaration.Row(CONSUMER_GROUP_JANITOR, JsonObject.EMPTY_JSON_OBJECT, 1),
-                new WorkerDeclaration.Row(METRICS_COLLECTOR,
-                        pollRateDocument("metricCollectorPollRate", config.metricCollectorPollRate()), 1));
+                new WorkerDeclaration.Row(SystemWorkerNames.MANAGER,
+                        pollRateDocument("managerPollRate", config.managerPollRate()), 1),
+                new WorkerDeclaration.Row(SystemWorkerNames.CONSUMER_GROUP_JANITOR, JsonObject.EMPTY_JSON_OBJECT, 1),
+                new WorkerDeclaration.Row(SystemWorkerNames.METRICS_COLLECTOR,
+                        pollRateDocument("metricCollectorPollRate", config.metricCollectorPollRate()), 1),
+                new WorkerDeclaration.Row(SystemWorkerNames.ALERT_CHECKS, AlertPolicies.document(config), 1));
     }
 
     private static JsonObject pollRateDocument(String property, Duration pollRate) {

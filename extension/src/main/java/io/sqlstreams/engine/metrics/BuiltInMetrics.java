@@ -41,7 +41,7 @@ public final class BuiltInMetrics {
     }
 
     /** The built-in metric of {@code code}, which must be one. */
-    static MetricDefinition of(Code code) {
+    public static MetricDefinition of(Code code) {
         return ALL.stream().filter(definition -> definition.code() == code).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(code + " is no built-in metric"));
     }

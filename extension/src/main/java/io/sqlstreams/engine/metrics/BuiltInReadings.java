@@ -11,18 +11,32 @@ import io.sqlstreams.MetricDefinition;
 import io.sqlstreams.engine.query.MetricQueries.GroupGauges;
 import io.sqlstreams.engine.query.MetricQueries.StreamGauges;
 import io.sqlstreams.engine.query.MetricQueries.SystemGauges;
+import jakarta.json.Json;
 
 /** Live readings turned into the built-in measurements of their scope. */
 public final class BuiltInReadings {
+    /** The metadata key of the partition-count measurement saying whether the stream is compacted. */
+    public static final String COMPACTION_STATUS = "compaction_status";
+    public static final String COMPACTED = "compacted";
+    public static final String NOT_COMPACTED = "not_compacted";
+
     private BuiltInReadings() {
     }
 
-    /** The installation's worker gauges; the schedule and alert gauges come with schedules and alerts. */
+    /** The installation's worker gauges; the schedule gauges come with schedules. */
     public static List<Measurement> system(SystemGauges gauges) {
         Reading reading = new Reading(Map.of(), gauges.observedAt());
         reading.add(Code.SQL0067, gauges.unclaimedWorkers());
         reading.add(Code.SQL0068, gauges.oldestUnclaimedMillis());
         reading.add(Code.SQL0069, gauges.failingWorkers());
+        return reading.measurements;
+    }
+
+    /** How many alerts' newest reports on {@code __system.alerts} are active, and how many resolved. */
+    public static List<Measurement> alerts(long active, long resolved, Instant observedAt) {
+        Reading reading = new Reading(Map.of(), observedAt);
+        reading.add(Code.SQL0073, active);
+        reading.add(Code.SQL0074, resolved);
         return reading.measurements;
     }
 
@@ -36,7 +50,8 @@ public final class BuiltInReadings {
     public static List<Measurement> stream(String stream, StreamGauges gauges) {
         Reading reading = new Reading(Map.of("stream", stream), gauges.observedAt());
         reading.add(Code.SQL0079, gauges.compacted() ? 1 : 0);
-        reading.add(Code.SQL0098, gauges.partitions());
+        reading.add(Code.SQL0098, gauges.partitions(), Json.createObjectBuilder()
+                .add(COMPACTION_STATUS, gauges.compacted() ? COMPACTED : NOT_COMPACTED).build().toString());
         reading.add(Code.SQL0099, gauges.unclaimedWorkers());
         return reading.measurements;
     }
@@ -79,9 +94,13 @@ public final class BuiltInReadings {
         }
 
         void add(Code code, double value) {
+            add(code, value, null);
+        }
+
+        void add(Code code, double value, String metadata) {
             MetricDefinition definition = BuiltInMetrics.of(code);
             measurements.add(new Measurement(definition.name(), definition.kind(), value, definition.unit(),
-                    attributes, at, null));
+                    attributes, at, metadata));
         }
     }
 }

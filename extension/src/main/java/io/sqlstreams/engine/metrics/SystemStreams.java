@@ -12,6 +12,8 @@ import io.sqlstreams.engine.query.StreamQueries;
 public final class SystemStreams {
     public static final String METRICS = Names.SYSTEM_PREFIX + "metrics";
     public static final Duration METRICS_RETENTION = Duration.ofHours(24);
+    public static final String ALERTS = Names.SYSTEM_PREFIX + "alerts";
+    public static final Duration ALERTS_RETENTION = Duration.ofDays(30);
 
     private SystemStreams() {
     }

@@ -7,6 +7,7 @@ import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.ProducerHandle;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.Stream;
+import io.sqlstreams.engine.alert.RegistrationAlertPass;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.codec.PayloadCodec;
@@ -47,6 +48,7 @@ public final class EngineProducerHandle<T> implements ProducerHandle<T> {
             engine.migrator().checkStream(connection, found.id(), streamName);
             return found;
         });
+        RegistrationAlertPass.run(engine, streamName);
         return new EngineProducer<>(engine, stream, resolved, schemaVersion);
     }
 

@@ -53,7 +53,7 @@ public final class KeyQueries {
         }
     }
 
-    private static KeyedMessage message(ResultSet row) throws SQLException {
+    static KeyedMessage message(ResultSet row) throws SQLException {
         return new KeyedMessage(row.getLong("id"), row.getTimestamp("created_at").toInstant(),
                 row.getString("routing_key"), row.getString("message_key"),
                 row.getObject("compaction_rank", Long.class), row.getInt("schema_version"), row.getString("payload"));

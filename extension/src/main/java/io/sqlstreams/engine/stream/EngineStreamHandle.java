@@ -3,6 +3,10 @@ package io.sqlstreams.engine.stream;
 import java.util.List;
 import java.util.Optional;
 
+import io.sqlstreams.engine.alert.EngineAlertsHandle;
+import io.sqlstreams.engine.alert.RegistrationAlertPass;
+import io.sqlstreams.engine.alert.AlertOwnerLookup;
+import io.sqlstreams.AlertsHandle;
 import io.sqlstreams.Code;
 import io.sqlstreams.Consumer;
 import io.sqlstreams.ConsumerHandle;
@@ -50,8 +54,10 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
     @Override
     public Stream register(StreamConfig config) {
         Names.userStream(name);
-        return new StreamDeclaration(engine.database(), engine.sql(), engine.migrator(), engine.diagnostics(),
-                engine.declarer()).register(name, config);
+        Stream registered = new StreamDeclaration(engine.database(), engine.sql(), engine.migrator(),
+                engine.diagnostics(), engine.declarer()).register(name, config);
+        RegistrationAlertPass.run(engine, name);
+        return registered;
     }
 
     @Override
@@ -131,6 +137,11 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
     @Override
     public MaintenanceHandle vacuum() {
         return new StreamMaintenanceHandle(engine, name, StreamWorkers.VACUUM);
+    }
+
+    @Override
+    public AlertsHandle alerts() {
+        return new EngineAlertsHandle(engine, AlertOwnerLookup.stream(new StreamQueries(engine.sql()), name));
     }
 
     @Override

@@ -1,8 +1,8 @@
 package io.sqlstreams.engine.system;
 
-import java.sql.Connection;
-import java.sql.SQLException;
-
+import io.sqlstreams.engine.alert.EngineAlertsHandle;
+import io.sqlstreams.engine.alert.AlertOwnerLookup;
+import io.sqlstreams.AlertsHandle;
 import io.sqlstreams.Code;
 import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.MetricsHandle;
@@ -10,6 +10,7 @@ import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.SystemConfig;
 import io.sqlstreams.SystemHandle;
 import io.sqlstreams.SystemState;
+import io.sqlstreams.engine.alert.StoredSystemConfig;
 import io.sqlstreams.engine.collector.EngineMetricsHandle;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.manager.SystemWorkers;
@@ -22,13 +23,13 @@ public final class EngineSystemHandle implements SystemHandle {
     private final Engine engine;
     private final SystemWorkers systemWorkers;
     private final SystemQueries system;
-    private final WorkerQueries workers;
+    private final StoredSystemConfig storedConfig;
 
     public EngineSystemHandle(Engine engine) {
         this.engine = engine;
         this.systemWorkers = new SystemWorkers(engine.sql(), engine.diagnostics(), engine.declarer());
         this.system = new SystemQueries(engine.sql());
-        this.workers = new WorkerQueries(engine.sql());
+        this.storedConfig = new StoredSystemConfig(new WorkerQueries(engine.sql()));
     }
 
     @Override
@@ -49,17 +50,11 @@ public final class EngineSystemHandle implements SystemHandle {
         return engine.database().autoCommit("reading the system in schema " + engine.sql().schema(), connection -> {
             SystemQueries.SystemRow row = system.system(connection)
                     .orElseThrow(() -> notInstalled(engine.sql().schema()));
-            SystemConfig config = SystemWorkers.systemConfig(metadata(connection, row.id(), SystemWorkers.MANAGER),
-                    metadata(connection, row.id(), SystemWorkers.METRICS_COLLECTOR));
+            SystemConfig config = storedConfig.read(connection, row.id());
             return new SystemState(row.id(), engine.sql().schema(), versions.system().version(),
                     versions.system().minCompatibleVersion(), config, row.createdAt(), row.streams(),
                     row.liveInstances());
         });
-    }
-
-    private String metadata(Connection connection, long systemId, String worker) throws SQLException {
-        return workers.find(connection, WorkerQueries.Owner.SYSTEM, systemId, worker)
-                .map(WorkerQueries.Declared::metadata).orElse(null);
     }
 
     @Override
@@ -76,6 +71,11 @@ public final class EngineSystemHandle implements SystemHandle {
     @Override
     public void destroy(DestroyOptions options) {
         new InstallationRemoval(engine).destroy(options != null && options.force());
+    }
+
+    @Override
+    public AlertsHandle alerts() {
+        return new EngineAlertsHandle(engine, AlertOwnerLookup.system());
     }
 
     @Override

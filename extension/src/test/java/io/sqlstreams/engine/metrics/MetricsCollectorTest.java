@@ -7,11 +7,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.ConsumeOptions;
@@ -23,6 +21,7 @@ import io.sqlstreams.Producer;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.SystemConfig;
+import io.sqlstreams.engine.BackgroundManager;
 import io.sqlstreams.engine.EngineTestBase;
 import io.sqlstreams.testing.PostgresTest;
 
@@ -33,16 +32,6 @@ class MetricsCollectorTest extends EngineTestBase {
 
     @SchemaVersion(1)
     public record Order(int n) {
-    }
-
-    private CompletableFuture<Void> manager;
-
-    @AfterEach
-    void stopManager() {
-        if (manager != null) {
-            client.manager().stop();
-            manager.join();
-        }
     }
 
     @Test
@@ -63,9 +52,9 @@ class MetricsCollectorTest extends EngineTestBase {
         Instant started = Instant.now().minusSeconds(1);
         client.system().register(new SystemConfig(Duration.ofMillis(200), Duration.ofMillis(300)));
 
-        manager = CompletableFuture.runAsync(() -> client.manager().run());
-
-        await().atMost(WAIT).until(() -> completedAfter(started));
+        try (BackgroundManager manager = BackgroundManager.start(client)) {
+            await().atMost(WAIT).until(() -> completedAfter(started));
+        }
         Map<String, Double> lagging = values(stream.consumer("lagging").metrics().latest());
         assertThat(lagging).containsEntry("sqlstreams.consumer.cursor.backlog", 30.0)
                 .containsEntry("sqlstreams.consumer.cursor.committed", 0.0)
