@@ -7,7 +7,10 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.MetricDefinition;
+import io.sqlstreams.MetricScope;
 import io.sqlstreams.Quoting;
+import io.sqlstreams.engine.metrics.BuiltInMetrics;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -18,17 +21,21 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code explain [code]}: the diagnostic catalogue, offline. A code (SQL0059, 0059 or 59) or a metric or alert
- * name ({@code partition_count}) shows that entry; no argument lists every code.
+ * {@code explain [code]}: the diagnostic catalogue, offline. A code (SQL0059, 0059 or 59), a metric or alert name
+ * ({@code partition_count}) or a counter key of a session's stop line ({@code ready_count}, the session metric
+ * ending {@code .ready}) shows that entry, a metric's with its kind, unit, scope and attribute keys; no argument
+ * lists every code.
  */
 @Command(name = "explain", description = "Explain a diagnostic code: its kind, level, whether a retry may help,"
         + " what it means and what to do. Without a code, list them all.")
 final class ExplainCommand implements Callable<Integer> {
+    private static final String COUNTER_KEY_SUFFIX = "_count";
+
     @Spec
     private CommandSpec spec;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "[code]",
-            description = "SQL0059, 0059 or 59, or a metric or alert name")
+            description = "SQL0059, 0059 or 59, a metric or alert name, or a counter key such as ready_count")
     private String code;
 
     @Override
@@ -39,7 +46,8 @@ final class ExplainCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         Optional<Code> found = Code.find(code).or(() -> Arrays.stream(Code.values())
-                .filter(candidate -> candidate.title().equalsIgnoreCase(code.trim())).findFirst());
+                .filter(candidate -> candidate.title().equalsIgnoreCase(code.trim())).findFirst())
+                .or(() -> sessionCounter(code.trim()));
         if (found.isEmpty()) {
             spec.commandLine().getErr().println("no diagnostic code or name " + Quoting.quote(code)
                     + ": codes run from " + Code.values()[0].id() + " to " + Code.values()[Code.values().length - 1].id());
@@ -89,7 +97,24 @@ final class ExplainCommand implements Callable<Integer> {
         } else {
             entry.add("recovery", lower(code.recovery().name()));
         }
-        return entry.add("meaning", code.meaning()).add("action", code.action()).build();
+        entry.add("meaning", code.meaning()).add("action", code.action());
+        if (code.kind() == Code.Kind.METRIC) {
+            MetricDefinition metric = BuiltInMetrics.of(code);
+            entry.add("metric_kind", metric.kind().wireName()).add("unit", metric.unit())
+                    .add("scope", lower(metric.scope().name()))
+                    .add("attributes", String.join(", ", metric.attributes()));
+        }
+        return entry.build();
+    }
+
+    /** The session counter a stop-line key such as {@code ready_count} reports. */
+    private static Optional<Code> sessionCounter(String key) {
+        if (!key.endsWith(COUNTER_KEY_SUFFIX)) {
+            return Optional.empty();
+        }
+        String ending = "." + key.substring(0, key.length() - COUNTER_KEY_SUFFIX.length());
+        return BuiltInMetrics.ofScope(MetricScope.CONSUMER_SESSION).stream()
+                .filter(metric -> metric.name().endsWith(ending)).map(MetricDefinition::code).findFirst();
     }
 
     private static String lower(String name) {

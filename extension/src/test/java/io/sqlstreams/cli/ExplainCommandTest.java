@@ -8,6 +8,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -54,7 +55,32 @@ class ExplainCommandTest {
         }
         if (code.kind() == Code.Kind.METRIC) {
             assertThat(entry.get("level")).isEqualTo(JsonValue.NULL);
+            assertThat(entry.getString("metric_kind")).isIn("gauge", "counter");
+            assertThat(entry).containsKeys("unit", "scope", "attributes");
         }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"ready_count, SQL0045", "claimed_count, SQL0042", "lease_lost_count, SQL0051"})
+    void findsASessionCounterByItsStopLineKey(String key, Code expected) {
+        CliRun run = CliRun.run(NO_DATABASE, "explain", key, "-o", "json");
+
+        assertThat(run.exitCode()).isZero();
+        JsonObject entry = run.json().asJsonObject();
+        assertThat(entry.getString("code")).isEqualTo(expected.id());
+        assertThat(entry.getString("metric_kind")).isEqualTo("counter");
+        assertThat(entry.getString("scope")).isEqualTo("consumer_session");
+        assertThat(entry.getString("attributes")).isEqualTo("stream, group, version, session");
+    }
+
+    @Test
+    void showsAGroupMetricsUnitAndAttributeKeys() {
+        CliRun run = CliRun.run(NO_DATABASE, "explain", "sqlstreams.consumer.exceptions.oldest_unresolved_age");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(TextTables.fields(run.outLines())).containsEntry("code", "SQL0089")
+                .containsEntry("metric_kind", "gauge").containsEntry("unit", "ms")
+                .containsEntry("scope", "consumer_group").containsEntry("attributes", "stream, group");
     }
 
     @ParameterizedTest

@@ -47,7 +47,7 @@ public final class BuiltInMetrics {
     }
 
     /** The built-in metrics whose series describe {@code scope}. */
-    static List<MetricDefinition> ofScope(MetricScope scope) {
+    public static List<MetricDefinition> ofScope(MetricScope scope) {
         return ALL.stream().filter(definition -> definition.scope() == scope).toList();
     }
 
