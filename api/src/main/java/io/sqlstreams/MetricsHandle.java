@@ -14,4 +14,11 @@ public interface MetricsHandle {
 
     /** Any series, built-in or user: its name and its full attribute set. No I/O until a verb is called. */
     MetricSeriesHandle metric(String name, Map<String, String> attributes);
+
+    /**
+     * The newest retained measurement of every series on {@code __system.metrics} that {@code filter} selects
+     * (each series' compaction head), in one read, with how many series match in all. Retained is not fresh:
+     * compare each {@link Measurement#at()} with the time you need. Empty before anything was recorded.
+     */
+    MetricListing latest(MetricFilter filter);
 }

@@ -3,13 +3,16 @@ package io.sqlstreams.engine.metrics;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.InvalidNameException;
 import io.sqlstreams.Measurement;
+import io.sqlstreams.MetricFilter;
 import io.sqlstreams.MetricKind;
 import io.sqlstreams.Quoting;
 import io.sqlstreams.SqlStreamsException;
@@ -63,6 +66,25 @@ public final class MeasurementRules {
     public static String checkSeries(String name, Map<String, String> attributes) {
         checkName(name);
         return seriesKey(name, attributes == null ? Map.of() : attributes);
+    }
+
+    /**
+     * A filter over the retained series: its name when it names one (SQL0109), its attributes (SQL0145), its
+     * series limit (SQL0108).
+     */
+    public static MetricFilter checkFilter(MetricFilter filter) {
+        if (filter == null) {
+            throw invalid("a metric filter is required (MetricFilter.all() for every series)");
+        }
+        if (filter.name() != null) {
+            checkName(filter.name());
+        }
+        nonNull(filter.name() == null ? "*" : filter.name(), filter.attributes());
+        if (filter.seriesLimit() != null && filter.seriesLimit() < 1) {
+            throw new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation(
+                    "seriesLimit", filter.seriesLimit(), "must be positive")));
+        }
+        return filter;
     }
 
     private static String checkParts(Measurement measurement) {
