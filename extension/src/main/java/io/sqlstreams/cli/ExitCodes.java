@@ -6,7 +6,10 @@ final class ExitCodes {
     static final int OK = 0;
     /** The stream, consumer group, stream worker, installation or diagnostic code asked for is not there. */
     static final int ABSENT = 1;
-    /** The command line is wrong: unknown flag, missing argument, invalid name, {@code --quiet} with JSON. */
+    /**
+     * The command line is wrong: unknown flag, missing argument, invalid name or attribute, a limit below 1,
+     * {@code --quiet} with JSON.
+     */
     static final int USAGE = 2;
     /** PostgreSQL could not be reached (SQL0110). */
     static final int UNREACHABLE = 3;

@@ -26,6 +26,8 @@ import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.Measurement;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.MessageOptions;
+import io.sqlstreams.MetricFilter;
+import io.sqlstreams.MetricListing;
 import io.sqlstreams.MetricsHandle;
 import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
@@ -126,10 +128,13 @@ class ReadmeExamplesTest {
 
         Optional<Measurement> latest = metrics.metric("billing.queue_depth", Map.of("queue", "invoices")).latest();
         List<Measurement> last10 = metrics.metric("billing.queue_depth", Map.of("queue", "invoices")).history(10);
+        MetricListing invoices = metrics.latest(MetricFilter.all().withAttributes(Map.of("queue", "invoices")).limit(10));
         // README: metrics end
 
         assertThat(latest).get().extracting(Measurement::value).isEqualTo(17.0);
         assertThat(last10).hasSize(1);
+        assertThat(invoices.latest()).containsExactly(latest.get());
+        assertThat(invoices.seriesTotal()).isEqualTo(1);
         client.close();
     }
 
