@@ -1,0 +1,84 @@
+package io.sqlstreams.prometheus;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.util.function.Supplier;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
+import io.sqlstreams.MetricListing;
+import io.sqlstreams.engine.Diagnostics;
+
+/**
+ * {@code GET /metrics} in a Prometheus exposition format, built on each scrape from the latest retained
+ * measurements ({@link MetricsScrape}). The format follows the request's {@code Accept} header as the Prometheus
+ * library negotiates it: the text format by default, OpenMetrics, or protobuf when that library's protobuf
+ * support is on the class path. Names are always underscore-escaped. Run one endpoint per installation: two would
+ * export every series twice.
+ */
+public final class PrometheusEndpoint implements AutoCloseable {
+    static final String PATH = "/metrics";
+
+    private final HttpServer server;
+    private final MetricsScrape scrape;
+    private final ExpositionFormats formats = ExpositionFormats.init();
+
+    private PrometheusEndpoint(HttpServer server, MetricsScrape scrape) {
+        this.server = server;
+        this.scrape = scrape;
+    }
+
+    /**
+     * Listens on {@code address} and serves until {@link #close()}; {@code source} reads the latest retained
+     * measurements, once per scrape. An address it cannot listen on is an {@link IOException}.
+     */
+    public static PrometheusEndpoint start(InetSocketAddress address, Supplier<MetricListing> source,
+                                           Diagnostics diagnostics) throws IOException {
+        HttpServer server = HttpServer.create(address, 0);
+        PrometheusEndpoint endpoint = new PrometheusEndpoint(server, new MetricsScrape(source, diagnostics));
+        server.createContext(PATH, endpoint::respond);
+        server.start();
+        return endpoint;
+    }
+
+    /** Where it listens (the port chosen when it was asked for port 0). */
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
+    private void respond(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if (!exchange.getRequestURI().getPath().equals(PATH)) {
+                exchange.sendResponseHeaders(404, -1);
+                return;
+            }
+            boolean head = exchange.getRequestMethod().equals("HEAD");
+            if (!head && !exchange.getRequestMethod().equals("GET")) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            ExpositionFormatWriter writer = formats.findWriter(exchange.getRequestHeaders().getFirst("Accept"));
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            writer.write(body, scrape.collect(), EscapingScheme.UNDERSCORE_ESCAPING);
+            exchange.getResponseHeaders().set("Content-Type", writer.getContentType());
+            exchange.sendResponseHeaders(200, head ? -1 : body.size());
+            if (!head) {
+                try (OutputStream out = exchange.getResponseBody()) {
+                    body.writeTo(out);
+                }
+            }
+        }
+    }
+
+    /** Stops listening; a scrape in progress is cut off. */
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
