@@ -37,6 +37,8 @@ final class MetricsScrape {
         try {
             listing = source.get();
         } catch (SqlStreamsException unread) {
+            diagnostics.debug(unread.code(), () -> "the metrics endpoint could not read the retained measurements;"
+                    + " this scrape exports read_success 0: " + unread.getMessage());
             return new MetricSnapshots(health(Map.of(Code.SQL0102, 0.0)));
         }
         FamilyTranslation.Result result = FamilyTranslation.translate(listing.latest());

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -65,13 +66,25 @@ public final class PrometheusEndpoint implements AutoCloseable {
             }
             ExpositionFormatWriter writer = formats.findWriter(exchange.getRequestHeaders().getFirst("Accept"));
             ByteArrayOutputStream body = new ByteArrayOutputStream();
-            writer.write(body, scrape.collect(), EscapingScheme.UNDERSCORE_ESCAPING);
-            exchange.getResponseHeaders().set("Content-Type", writer.getContentType());
-            exchange.sendResponseHeaders(200, head ? -1 : body.size());
-            if (!head) {
-                try (OutputStream out = exchange.getResponseBody()) {
-                    body.writeTo(out);
-                }
+            try {
+                writer.write(body, scrape.collect(), EscapingScheme.UNDERSCORE_ESCAPING);
+            } catch (RuntimeException failed) {
+                // the server would drop the connection without a word; the scraper records this line instead
+                send(exchange, 500, "text/plain; charset=utf-8", head,
+                        failed.toString().getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            send(exchange, 200, writer.getContentType(), head, body.toByteArray());
+        }
+    }
+
+    private static void send(HttpExchange exchange, int status, String contentType, boolean head, byte[] body)
+            throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.sendResponseHeaders(status, head ? -1 : body.length);
+        if (!head) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
             }
         }
     }

@@ -196,8 +196,25 @@ class PrometheusExportTest {
         Map<String, MetricFamily> families = protobufScrape(endpoint);
 
         assertThat(families.keySet()).containsExactly("sqlstreams_otel_source_read_success");
+        assertThat(logger.lines()).extracting(RecordingLogger.Line::text)
+                .containsExactly("SQL0110 the metrics endpoint could not read the retained measurements; this scrape"
+                        + " exports read_success 0: SQL0110 PostgreSQL is down");
         assertThat(values(families.get("sqlstreams_otel_source_read_success")))
                 .containsExactly(Map.entry(Map.of(), 0.0));
+    }
+
+    @Test
+    void aScrapeThatBreaksAnswers500WithTheReason() throws Exception {
+        endpoint.close();
+        endpoint = start(() -> {
+            throw new IllegalStateException("no JSON-B provider");
+        });
+
+        HttpResponse<String> response = http.send(request(endpoint, "/metrics").build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(500);
+        assertThat(response.body()).isEqualTo("java.lang.IllegalStateException: no JSON-B provider");
     }
 
     @Test
