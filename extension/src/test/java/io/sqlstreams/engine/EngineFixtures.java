@@ -3,6 +3,7 @@ package io.sqlstreams.engine;
 import java.time.Clock;
 
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.engine.SessionCounterStore;
 import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.codec.PayloadCodec;
@@ -36,7 +37,7 @@ public final class EngineFixtures {
         String declarer = "engine-test";
         return new Engine(config, db, sql, new SchemaMigrator(db, sql), diagnostics, new PayloadCodec(),
                 EngineEnvironment.standalone(), declarer, new BindingDeclaration(sql, diagnostics, clock, declarer),
-                new RunningSessions(), Wakeups.disabled());
+                new RunningSessions(), Wakeups.disabled(), new SessionCounterStore());
     }
 
     private static ClientConfig config(TestDatabase database, RecordingLogger logger) {
