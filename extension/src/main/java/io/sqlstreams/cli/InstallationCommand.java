@@ -22,6 +22,11 @@ abstract class InstallationCommand implements Callable<Integer> {
 
     abstract int run(Output output, Installation installation);
 
+    /** This command's model, with the values the run parsed. */
+    CommandSpec spec() {
+        return spec;
+    }
+
     /** Where error lines go. */
     PrintWriter err() {
         return spec.commandLine().getErr();

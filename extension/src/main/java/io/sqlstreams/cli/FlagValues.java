@@ -1,0 +1,32 @@
+package io.sqlstreams.cli;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.sqlstreams.InvalidConfigurationException;
+import io.sqlstreams.engine.codec.DurationText;
+
+/**
+ * Option values typed as text and parsed here, so a bad one is SQL0108 naming its flag (exit 2) rather than
+ * picocli's own complaint. An absent flag reads as null: the library's default.
+ */
+final class FlagValues {
+    private FlagValues() {
+    }
+
+    static Duration duration(String flag, String text) {
+        return text == null ? null : DurationText.parse(flag, text);
+    }
+
+    static Long wholeNumber(String flag, String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Long.valueOf(text.strip());
+        } catch (NumberFormatException notANumber) {
+            throw new InvalidConfigurationException(List.of(
+                    new InvalidConfigurationException.Violation(flag, text, "must be a whole number")));
+        }
+    }
+}
