@@ -28,7 +28,7 @@ abstract class GetCommand<R> extends RowCommand<R> {
         if (output.json()) {
             output.json(row.<JsonValue>map(format().json()).orElse(JsonValue.NULL));
         } else if (row.isPresent()) {
-            output.table(TextTable.fields(format().json().apply(row.get())));
+            output.table(format().fields(row.get()));
         } else {
             err().println(absence());
         }

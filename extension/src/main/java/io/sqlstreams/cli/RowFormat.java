@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 
 import io.sqlstreams.Consumer;
@@ -11,13 +12,17 @@ import io.sqlstreams.Stream;
 import io.sqlstreams.engine.codec.DurationText;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
 
 /**
  * How {@code list} and {@code get} show one kind of row: its name (what {@code --quiet} prints), its JSON object
  * (snake_case fields, durations in Go's spelling such as {@code 24h0m0s}, times in ISO-8601 UTC), and which of
- * those fields a list table shows.
+ * those fields a list table shows. A field whose JSON is not a plain value can name how a table shows it in
+ * {@code cells}; any other field reads as {@link TextTable#cell}.
  */
-record RowFormat<R>(Function<R, String> name, Function<R, JsonObject> json, List<String> listColumns) {
+record RowFormat<R>(Function<R, String> name, Function<R, JsonObject> json, List<String> listColumns,
+                    Map<String, Function<JsonValue, String>> cells) {
 
     static final RowFormat<Stream> STREAM = new RowFormat<>(Stream::name, stream -> Json.createObjectBuilder()
             .add("id", stream.id())
@@ -42,15 +47,31 @@ record RowFormat<R>(Function<R, String> name, Function<R, JsonObject> json, List
             .build(),
             List.of("name", "id", "created_at", "updated_at"));
 
+    RowFormat(Function<R, String> name, Function<R, JsonObject> json, List<String> listColumns) {
+        this(name, json, listColumns, Map.of());
+    }
+
     /** The list table: a header of upper-cased column names, then one row per item. */
     TextTable table(List<R> rows) {
         TextTable table = TextTable.withHeaders(listColumns.stream().map(column -> column.toUpperCase(Locale.ROOT))
                 .toArray(String[]::new));
         for (R row : rows) {
             JsonObject fields = json.apply(row);
-            table.row(listColumns.stream().map(column -> TextTable.cell(fields.get(column))).toList());
+            table.row(listColumns.stream().map(column -> cell(column, fields.get(column))).toList());
         }
         return table;
+    }
+
+    /** The {@code get} table: one {@code name value} row per field. */
+    TextTable fields(R row) {
+        JsonObjectBuilder shown = Json.createObjectBuilder();
+        json.apply(row).forEach((field, value) -> shown.add(field, cell(field, value)));
+        return TextTable.fields(shown.build());
+    }
+
+    private String cell(String field, JsonValue value) {
+        Function<JsonValue, String> shown = cells.get(field);
+        return shown == null ? TextTable.cell(value) : shown.apply(value);
     }
 
     private static String duration(Duration duration) {

@@ -21,7 +21,7 @@ import picocli.CommandLine.ScopeType;
                 + " it, switches its streams' maintenance workers, reads its retained metrics, and runs its system"
                 + " manager.",
         subcommands = {StreamCommands.class, ConsumerCommands.class, SystemCommands.class, MigrateCommands.class,
-                MetricCommands.class, ManagerCommands.class, ExplainCommand.class})
+                MetricCommands.class, AlertCommands.class, ManagerCommands.class, ExplainCommand.class})
 final class SqlStreamsCommand {
     static final String URL_VARIABLE = "SQLSTREAMS_URL";
     static final String SCHEMA_VARIABLE = "SQLSTREAMS_SCHEMA";
