@@ -7,6 +7,7 @@ import java.util.List;
 import io.sqlstreams.AlertState;
 import io.sqlstreams.CollectorProgressAlertConfig;
 import io.sqlstreams.engine.query.AlertQueries.Lease;
+import io.sqlstreams.engine.codec.DurationText;
 
 /**
  * The {@code metrics_collector_progress} condition: the collector's last completed pass is older than the maximum
@@ -54,17 +55,19 @@ final class CollectorProgress {
         Instant lateSince = reference.plus(maximumAge);
         if (!now.isAfter(lateSince)) {
             return new Verdict(AlertState.HEALTHY, finding, null, Duration.ZERO,
-                    "within the maximum age " + maximumAge + " of a manager's unbroken lease or of the last pass");
+                    "within the maximum age " + DurationText.format(maximumAge)
+                            + " of a manager's unbroken lease or of the last pass");
         }
         Duration lateFor = Duration.between(lateSince, now);
         if (disablePending) {
             return new Verdict(AlertState.ACTIVE, finding, lateSince, lateFor,
-                    "late beyond the maximum age " + maximumAge + " and pending is disabled");
+                    "late beyond the maximum age " + DurationText.format(maximumAge) + " and pending is disabled");
         }
         boolean active = lateFor.compareTo(pendingDuration) >= 0;
         return new Verdict(active ? AlertState.ACTIVE : AlertState.PENDING, finding, lateSince, lateFor,
-                "late for " + lateFor + (active ? ", at least " : ", less than ") + "the pending duration "
-                        + pendingDuration + " while a manager held its lease");
+                "late for " + DurationText.format(lateFor) + (active ? ", at least " : ", less than ")
+                        + "the pending duration " + DurationText.format(pendingDuration)
+                        + " while a manager held its lease");
     }
 
     /** The start of the stretch of overlapping or touching leases that covers {@code now}; null when none does. */

@@ -10,7 +10,9 @@ import io.sqlstreams.Alert;
 import io.sqlstreams.AlertEvaluationSnapshot;
 import io.sqlstreams.AlertHandle;
 import io.sqlstreams.AlertOwner;
+import io.sqlstreams.Code;
 import io.sqlstreams.InvalidConfigurationException;
+import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.metrics.SystemStreams;
@@ -59,6 +61,10 @@ final class EngineAlertHandle implements AlertHandle {
                         + owner.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ')));
         boolean installed = engine.migrator().installed();
         owner.checkBeforeReading(installed);
+        if (!installed) {
+            throw new SqlStreamsException(Code.SQL0017, "schema " + engine.sql().schema()
+                    + " holds no sqlstreams installation: there is nothing to evaluate");
+        }
         AlertEvaluator evaluator = new AlertEvaluator(engine);
         return engine.database().inTransaction("evaluating alert " + name, connection -> {
             AlertOwner found = owner.find(connection);

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.sqlstreams.AlertState;
+import io.sqlstreams.engine.codec.DurationText;
 
 /**
  * The evidence-based pending policy of the stream alerts (digest §7.6). The newest sample decides whether there is
@@ -28,14 +29,15 @@ public record PendingPolicy(Duration pendingDuration, Duration maximumGap, boole
     /** @param newestFirst the samples by recording time, newest first (ties: greater message id first) */
     public Evaluation evaluate(List<Sample> newestFirst, Instant evaluatedAt) {
         if (newestFirst.isEmpty()) {
-            return insufficient(null, "no sample was recorded in the last " + maximumGap);
+            return insufficient(null, "no sample was recorded in the last " + DurationText.format(maximumGap));
         }
         Sample newest = newestFirst.get(0);
         if (newest.verdict() == Sample.Verdict.UNUSABLE) {
             return insufficient(newest, "the newest sample cannot be judged: " + newest.finding());
         }
         if (Duration.between(newest.recordedAt(), evaluatedAt).compareTo(maximumGap) > 0) {
-            return insufficient(newest, "the newest sample is older than the maximum gap " + maximumGap);
+            return insufficient(newest, "the newest sample is older than the maximum gap "
+                    + DurationText.format(maximumGap));
         }
         if (newest.verdict() == Sample.Verdict.HEALTHY) {
             return new Evaluation(AlertState.HEALTHY, newest, null, Duration.ZERO, "the newest sample is healthy");
@@ -48,10 +50,12 @@ public record PendingPolicy(Duration pendingDuration, Duration maximumGap, boole
         Duration span = Duration.between(earliest.recordedAt(), newest.recordedAt());
         if (span.compareTo(pendingDuration) >= 0) {
             return new Evaluation(AlertState.ACTIVE, newest, earliest.recordedAt(), span,
-                    "unhealthy samples span " + span + ", at least the pending duration " + pendingDuration);
+                    "unhealthy samples span " + DurationText.format(span) + ", at least the pending duration "
+                            + DurationText.format(pendingDuration));
         }
         return new Evaluation(AlertState.PENDING, newest, earliest.recordedAt(), span,
-                "unhealthy samples span " + span + ", less than the pending duration " + pendingDuration);
+                "unhealthy samples span " + DurationText.format(span) + ", less than the pending duration "
+                        + DurationText.format(pendingDuration));
     }
 
     private Sample earliestOfUnhealthyRun(List<Sample> newestFirst) {

@@ -21,6 +21,7 @@ import io.sqlstreams.AlertHandle;
 import io.sqlstreams.AlertOwner;
 import io.sqlstreams.AlertState;
 import io.sqlstreams.AlertStatus;
+import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Code;
 import io.sqlstreams.CollectorProgressAlertConfig;
 import io.sqlstreams.InvalidConfigurationException;
@@ -33,7 +34,9 @@ import io.sqlstreams.StreamAlertConfig;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.SystemConfig;
 import io.sqlstreams.engine.BackgroundManager;
+import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.EngineTestBase;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.PostgresTest;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -169,6 +172,21 @@ class AlertsTest extends EngineTestBase {
         assertThatThrownBy(() -> client.stream("bad name'; --", Order.class).alerts().list())
                 .isInstanceOfSatisfying(SqlStreamsException.class,
                         failure -> assertThat(failure.code()).isEqualTo(Code.SQL0109));
+    }
+
+    @Test
+    void whereNothingIsInstalledTheSystemHasNoAlertsAndNothingToEvaluate() {
+        try (EngineClient bare = EngineClient.create(database.dataSource(), ClientConfig.builder()
+                .schema(database.extraSchema("alerts_bare")).logger(logger).build(), EngineEnvironment.standalone())) {
+            assertThat(bare.system().alerts().list()).isEmpty();
+            assertThat(bare.system().alerts().alert("metrics_collector_progress").latest()).isEmpty();
+            assertThatThrownBy(() -> bare.system().alerts().alert("metrics_collector_progress").snapshot())
+                    .isInstanceOfSatisfying(SqlStreamsException.class,
+                            failure -> assertThat(failure.code()).isEqualTo(Code.SQL0017));
+            assertThatThrownBy(() -> bare.stream("absent.orders", Order.class).alerts().list())
+                    .isInstanceOfSatisfying(SqlStreamsException.class,
+                            failure -> assertThat(failure.code()).isEqualTo(Code.SQL0005));
+        }
     }
 
     @Test
