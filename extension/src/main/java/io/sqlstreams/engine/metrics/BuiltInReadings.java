@@ -23,12 +23,15 @@ public final class BuiltInReadings {
     private BuiltInReadings() {
     }
 
-    /** The installation's worker gauges; the schedule gauges come with schedules. */
+    /** The installation's worker and schedule gauges. */
     public static List<Measurement> system(SystemGauges gauges) {
         Reading reading = new Reading(Map.of(), gauges.observedAt());
         reading.add(Code.SQL0067, gauges.unclaimedWorkers());
         reading.add(Code.SQL0068, gauges.oldestUnclaimedMillis());
         reading.add(Code.SQL0069, gauges.failingWorkers());
+        reading.add(Code.SQL0070, gauges.overdueSchedules());
+        reading.add(Code.SQL0071, gauges.oldestDueMillis());
+        reading.add(Code.SQL0072, gauges.suspendedSchedules());
         return reading.measurements;
     }
 

@@ -22,9 +22,13 @@ public final class MetricQueries {
     public record StreamGauges(Instant observedAt, long partitions, boolean compacted, long unclaimedWorkers) {
     }
 
-    /** The installation's workers without a live instance, and those failing, as of {@code observedAt}. */
+    /**
+     * The installation's workers without a live instance and those failing, and its overdue and suspended
+     * schedules, as of {@code observedAt}.
+     */
     public record SystemGauges(Instant observedAt, long unclaimedWorkers, long oldestUnclaimedMillis,
-                               long failingWorkers) {
+                               long failingWorkers, long overdueSchedules, long oldestDueMillis,
+                               long suspendedSchedules) {
     }
 
     private final Sql sql;
@@ -59,7 +63,8 @@ public final class MetricQueries {
         try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("system_gauges"))) {
             return query.querySingle(row -> new SystemGauges(row.getTimestamp("observed_at").toInstant(),
                     row.getLong("unclaimed_workers"), row.getLong("oldest_unclaimed_ms"),
-                    row.getLong("failing_workers")));
+                    row.getLong("failing_workers"), row.getLong("overdue_schedules"), row.getLong("oldest_due_ms"),
+                    row.getLong("suspended_schedules")));
         }
     }
 

@@ -38,12 +38,20 @@ SELECT now() AS observed_at,
 -- name: system_gauges
 -- Across the installation: the workers that want an instance and have none live, how long the longest of them
 -- has been without one (since the latest expiry on record of any of its instances, else since it was created;
--- 0 when none), and the workers whose live instances are in a failure streak.
+-- 0 when none), and the workers whose live instances are in a failure streak; then the schedules: those not
+-- suspended whose due time passed more than a minute ago (the schedule producer's resolution) without a
+-- produce, how far the most overdue one is past its due time (0 when none), and those suspended.
 SELECT now() AS observed_at,
        count(*) FILTER (WHERE w.target_instances <> 0 AND live.instances = 0) AS unclaimed_workers,
        coalesce(max((extract(epoch FROM now() - greatest(w.created_at, held.until)) * 1000)::bigint)
                 FILTER (WHERE w.target_instances <> 0 AND live.instances = 0), 0) AS oldest_unclaimed_ms,
-       count(*) FILTER (WHERE live.attempts > 0) AS failing_workers
+       count(*) FILTER (WHERE live.attempts > 0) AS failing_workers,
+       (SELECT count(*) FROM {schema}.schedule_config c JOIN {schema}.schedule_cursor k ON k.schedule_id = c.id
+        WHERE NOT c.suspended AND k.next_scheduled_at < now() - interval '1 minute') AS overdue_schedules,
+       (SELECT coalesce(max((extract(epoch FROM now() - k.next_scheduled_at) * 1000)::bigint), 0)
+        FROM {schema}.schedule_config c JOIN {schema}.schedule_cursor k ON k.schedule_id = c.id
+        WHERE NOT c.suspended AND k.next_scheduled_at < now() - interval '1 minute') AS oldest_due_ms,
+       (SELECT count(*) FROM {schema}.schedule_config c WHERE c.suspended) AS suspended_schedules
 FROM {schema}.worker_config w
 CROSS JOIN LATERAL (
     SELECT count(*) AS instances, coalesce(max(i.attempts), 0) AS attempts

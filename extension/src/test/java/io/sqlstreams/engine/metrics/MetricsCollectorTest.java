@@ -3,6 +3,7 @@ package io.sqlstreams.engine.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -22,7 +23,9 @@ import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.SystemConfig;
 import io.sqlstreams.engine.BackgroundManager;
+import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.EngineTestBase;
+import io.sqlstreams.engine.collector.MetricsCollector;
 import io.sqlstreams.testing.PostgresTest;
 
 /** Digest §7.5: the system manager's metrics_collector records every built-in series it can read. */
@@ -70,6 +73,35 @@ class MetricsCollectorTest extends EngineTestBase {
                 .as("the metrics stream is measured too").isNotEmpty();
         assertThat(client.system().get().config().resolvedMetricCollectorPollRate())
                 .isEqualTo(Duration.ofMillis(300));
+    }
+
+    @Test
+    void aPassCountsOverdueAndSuspendedSchedules() throws SQLException {
+        StreamHandle<Order> stream = client.stream("scheduled.orders", Order.class);
+        stream.register();
+        String schema = database.schema();
+        for (String[] schedule : List.of(new String[] {"late", "false", "10 minutes"},
+                new String[] {"due-now", "false", "10 seconds"}, new String[] {"paused", "true", "1 hour"})) {
+            database.execute("INSERT INTO " + schema + ".schedule_config (system_id, stream_id, name, expression,"
+                    + " suspended, schema_version, timeout_ns) SELECT (SELECT id FROM " + schema + ".system_config),"
+                    + " id, '" + schedule[0] + "', '* * * * *', " + schedule[1] + ", 1, 30000000000 FROM " + schema
+                    + ".stream_config WHERE name = 'scheduled.orders'");
+            database.execute("INSERT INTO " + schema + ".schedule_cursor (schedule_id, next_scheduled_at) SELECT id,"
+                    + " now() - interval '" + schedule[2] + "' FROM " + schema + ".schedule_config WHERE name = '"
+                    + schedule[0] + "'");
+        }
+
+        new MetricsCollector(EngineFixtures.engine(database, logger)).tick();
+
+        assertThat(systemGauge("sqlstreams.schedule.state.overdue")).as("due within the producer's minute is not")
+                .isEqualTo(1.0);
+        assertThat(systemGauge("sqlstreams.schedule.state.oldest_due_age"))
+                .isBetween(600_000.0, 3_600_000.0);
+        assertThat(systemGauge("sqlstreams.schedule.state.suspended")).isEqualTo(1.0);
+    }
+
+    private double systemGauge(String name) {
+        return client.system().metrics().metric(name, Map.of()).latest().orElseThrow().value();
     }
 
     private boolean completedAfter(Instant started) {
