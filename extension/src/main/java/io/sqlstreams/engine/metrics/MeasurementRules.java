@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -12,6 +13,7 @@ import io.sqlstreams.Code;
 import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.InvalidNameException;
 import io.sqlstreams.Measurement;
+import io.sqlstreams.MetricDefinition;
 import io.sqlstreams.MetricFilter;
 import io.sqlstreams.MetricKind;
 import io.sqlstreams.Quoting;
@@ -45,12 +47,13 @@ public final class MeasurementRules {
      * A user's measurement: every rule, and a name outside {@code sqlstreams.}. Returns the series key.
      */
     public static String checkUserMeasurement(Measurement measurement) {
-        String seriesKey = checkMeasurement(measurement);
-        if (measurement.name().startsWith(BuiltInMetrics.RESERVED_PREFIX)) {
+        if (measurement != null && measurement.name() != null
+                && measurement.name().startsWith(BuiltInMetrics.RESERVED_PREFIX)) {
+            checkName(measurement.name());
             throw new InvalidNameException("metric", measurement.name(), "names under "
                     + BuiltInMetrics.RESERVED_PREFIX + " belong to the library's built-in metrics");
         }
-        return seriesKey;
+        return checkMeasurement(measurement);
     }
 
     /** A measurement the library records itself: every rule but the reserved prefix. Returns the series key. */
@@ -59,13 +62,33 @@ public final class MeasurementRules {
             throw invalid("a measurement is required, got null");
         }
         checkName(measurement.name());
-        return checkParts(measurement);
+        String seriesKey = checkParts(measurement);
+        BuiltInMetrics.named(measurement.name()).ifPresent(definition -> {
+            if (definition.kind() != measurement.kind() || !definition.unit().equals(measurement.unit())) {
+                throw invalid("built-in metric " + Quoting.quote(measurement.name()) + " is a "
+                        + definition.kind().wireName() + " in " + Quoting.quote(definition.unit()) + ", not a "
+                        + measurement.kind().wireName() + " in " + Quoting.quote(measurement.unit()));
+            }
+            checkBuiltInAttributes(definition, measurement.attributes());
+        });
+        return seriesKey;
     }
 
     /** A series named for reading: its name and attributes. Returns the series key. */
     public static String checkSeries(String name, Map<String, String> attributes) {
         checkName(name);
-        return seriesKey(name, attributes == null ? Map.of() : attributes);
+        Map<String, String> given = attributes == null ? Map.of() : attributes;
+        String seriesKey = seriesKey(name, given);
+        BuiltInMetrics.named(name).ifPresent(definition -> checkBuiltInAttributes(definition, given));
+        return seriesKey;
+    }
+
+    /** Every series of a built-in metric carries exactly the attribute keys of its scope. */
+    private static void checkBuiltInAttributes(MetricDefinition definition, Map<String, String> attributes) {
+        if (!attributes.keySet().equals(Set.copyOf(definition.attributes()))) {
+            throw invalid("built-in metric " + Quoting.quote(definition.name()) + " has the attributes "
+                    + definition.attributes() + ", not " + new TreeMap<>(attributes).keySet());
+        }
     }
 
     /**

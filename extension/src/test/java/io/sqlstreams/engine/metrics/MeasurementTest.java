@@ -236,6 +236,20 @@ class MeasurementTest extends EngineTestBase {
                 .isEqualTo("s");
     }
 
+    @Test
+    void aBuiltInSeriesIsReadOnlyWithItsScopesAttributesAndRecordedOnlyInItsKindAndUnit() {
+        assertThatThrownBy(() -> metrics.metric("sqlstreams.consumer.cursor.backlog", Map.of("stream", "s")).latest())
+                .isInstanceOfSatisfying(SqlStreamsException.class, failure -> assertThat(failure.code())
+                        .isEqualTo(Code.SQL0145)).hasMessageContaining("[stream, group]");
+        assertThatThrownBy(() -> MeasurementRules.checkMeasurement(Measurement.gauge(
+                "sqlstreams.consumer.session.claimed", 1, "{message}", Map.of("stream", "s", "group", "g",
+                        "version", "1", "session", "h"))))
+                .isInstanceOfSatisfying(SqlStreamsException.class, failure -> assertThat(failure.code())
+                        .isEqualTo(Code.SQL0145)).hasMessageContaining("is a counter");
+        assertThat(metrics.metric("sqlstreams.consumer.cursor.backlog", Map.of("stream", "s", "group", "g"))
+                .latest()).isEmpty();
+    }
+
     private Measurement rename(Measurement measurement) {
         return "m".equals(measurement.name())
                 ? new Measurement(name + ".bad", measurement.kind(), measurement.value(), measurement.unit(),
