@@ -86,7 +86,12 @@ public final class AlertEvaluator {
         JsonObjectBuilder data = Json.createObjectBuilder().add("threshold", threshold)
                 .add("samples", samples.size());
         if (!measurements.isEmpty()) {
-            data.add("value", measurements.get(0).value());
+            double value = measurements.get(0).value();
+            if (value == Math.rint(value)) {
+                data.add("value", (long) value);
+            } else {
+                data.add("value", value);
+            }
         }
         return new AlertJudgement(alert, owner, snapshot,
                 withTimes(data, snapshot));

@@ -80,6 +80,7 @@ class AlertsTest extends EngineTestBase {
                     .contains("partitions (threshold 1)");
             JsonObject data = json(active.data());
             assertThat(data.getJsonNumber("threshold").longValue()).isEqualTo(1);
+        assertThat(data.getJsonNumber("value").isIntegral()).as("a partition count is whole").isTrue();
             assertThat(Duration.between(Instant.parse(data.getString("unhealthy_since")),
                     Instant.parse(data.getString("observed_at")))).isGreaterThanOrEqualTo(PENDING);
             assertThat(stream.alerts().list()).containsExactly(active);
