@@ -53,14 +53,4 @@ SELECT now() AS observed_at,
         WHERE NOT c.suspended AND k.next_scheduled_at < now() - interval '1 minute') AS oldest_due_ms,
        (SELECT count(*) FROM {schema}.schedule_config c WHERE c.suspended) AS suspended_schedules
 FROM {schema}.worker_config w
-CROSS JOIN LATERAL (
-    SELECT count(*) AS instances, coalesce(max(i.attempts), 0) AS attempts
-    FROM {schema}.worker_instance i WHERE i.worker_id = w.id AND i.expires_at > now()
-) live
-CROSS JOIN LATERAL (
-    SELECT max(least(e.expires_at, now())) AS until FROM (
-        SELECT expires_at FROM {schema}.worker_instance WHERE worker_id = w.id
-        UNION ALL
-        SELECT expires_at FROM {schema}.worker_instance_log WHERE worker_id = w.id
-    ) e
-) held
+{fragment:worker_liveness}

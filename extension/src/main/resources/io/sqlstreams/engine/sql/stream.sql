@@ -74,15 +74,9 @@ SELECT id, name, metadata, target_instances, :declared_by FROM {schema}.worker_c
 UPDATE {schema}.worker_config SET target_instances = :target_instances
 WHERE id = :worker_id AND target_instances <> :target_instances
 
--- name: stream_worker_snapshot
--- A stream's worker by name with its live instances, their highest failure streak, and, when none is live, how
--- long it has been unclaimed: since the latest expiry on record of any of its instances (rows and their log, a
--- future expiry of a released row counted as now), else since the worker was created.
-SELECT w.name, w.target_instances, live.instances AS live_instances, live.attempts,
-       CASE WHEN live.instances > 0 THEN NULL
-            ELSE (extract(epoch FROM now() - greatest(w.created_at, held.until)) * 1000000)::bigint
-       END AS unclaimed_micros
-FROM {schema}.worker_config w
+-- fragment: worker_liveness
+-- For the worker_config row w: live (its live instances and their highest failure streak) and held (the latest
+-- expiry on record of any of its instances, rows and their log, a future expiry of a released row counted as now).
 CROSS JOIN LATERAL (
     SELECT count(*)::int AS instances, coalesce(max(i.attempts), 0) AS attempts
     FROM {schema}.worker_instance i WHERE i.worker_id = w.id AND i.expires_at > now()
@@ -94,4 +88,15 @@ CROSS JOIN LATERAL (
         SELECT expires_at FROM {schema}.worker_instance_log WHERE worker_id = w.id
     ) e
 ) held
+
+-- name: stream_worker_snapshot
+-- A stream's worker by name with its live instances, their highest failure streak, and, when none is live, how
+-- long it has been unclaimed: since the latest expiry on record of any of its instances (rows and their log, a
+-- future expiry of a released row counted as now), else since the worker was created.
+SELECT w.name, w.target_instances, live.instances AS live_instances, live.attempts,
+       CASE WHEN live.instances > 0 THEN NULL
+            ELSE (extract(epoch FROM now() - greatest(w.created_at, held.until)) * 1000000)::bigint
+       END AS unclaimed_micros
+FROM {schema}.worker_config w
+{fragment:worker_liveness}
 WHERE w.stream_id = :stream_id AND w.name = :name
