@@ -2,38 +2,62 @@ package io.sqlstreams.engine.consume;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Code;
 import io.sqlstreams.DeliveryLogMode;
 import io.sqlstreams.Measurement;
-import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.Diagnostics;
-import io.sqlstreams.engine.EngineEnvironment;
-import io.sqlstreams.engine.SessionCounterStore;
+import io.sqlstreams.Stream;
+import io.sqlstreams.SystemConfig;
+import io.sqlstreams.engine.EngineFixtures;
+import io.sqlstreams.engine.HostName;
+import io.sqlstreams.engine.client.EngineClient;
+import io.sqlstreams.engine.collector.SessionCounterWriter;
 import io.sqlstreams.engine.context.Engine;
-import io.sqlstreams.engine.metrics.MeasurementRules;
-import io.sqlstreams.engine.wakeup.Wakeups;
+import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
+import io.sqlstreams.testing.TestDatabase;
 
-/** What a flush hands the store, and what a failed one leaves for the next: no database, a scripted store. */
+/**
+ * What a flush records through the real writer on {@code __system.metrics}, flush by flush, and what a failed
+ * flush leaves for the next one.
+ */
+@PostgresTest
 class SessionCounterFlusherTest {
     private final RecordingLogger logger = new RecordingLogger();
-    private final ScriptedWriter writer = new ScriptedWriter();
     private final SessionCounterSet counters = new SessionCounterSet();
-    private final SessionCounterFlusher flusher = flusher();
+    private TestDatabase database;
+    private EngineClient reader;
+    private SessionCounterFlusher flusher;
+    private String group;
+
+    @BeforeEach
+    void setUp(TestDatabase database) {
+        this.database = database;
+        this.reader = EngineFixtures.client(database, logger);
+        reader.system().register(SystemConfig.defaults());
+        Engine engine = EngineFixtures.engine(database, logger);
+        engine.sessionCounters().connect(new SessionCounterWriter(engine));
+        group = "billing-" + System.nanoTime();
+        flusher = new SessionCounterFlusher(engine, new RegisteredGroup(1, "orders", 2, group, DeliveryLogMode.OFF),
+                1, "s-1", counters);
+    }
+
+    @AfterEach
+    void closeReader() {
+        reader.close();
+    }
 
     @Test
-    void onlyTheCountersThatMovedAreHandedOnAndNothingWhenNoneDid() {
+    void onlyTheCountersThatMovedAreRecordedAndNothingWhenNoneDid() {
         flusher.flush();
-        assertThat(writer.calls).as("nothing counted yet").isEmpty();
+        assertThat(history("success")).as("nothing counted yet").isEmpty();
 
         counters.success.add(3);
         counters.claimed.add(4);
@@ -42,62 +66,42 @@ class SessionCounterFlusherTest {
         counters.success.increment();
         flusher.flush();
 
-        assertThat(writer.calls).hasSize(2);
-        assertThat(writer.calls.get(0)).containsOnly(Map.entry("sqlstreams.consumer.session.claimed", 4.0),
-                Map.entry("sqlstreams.consumer.session.success", 3.0));
-        assertThat(writer.calls.get(1)).containsOnly(Map.entry("sqlstreams.consumer.session.success", 1.0));
-        assertThat(writer.floors.get(1)).as("the totals recorded before").containsValues(3.0, 4.0);
+        assertThat(history("success")).containsExactly(4.0, 3.0);
+        assertThat(history("claimed")).as("unchanged, so written once").containsExactly(4.0);
+        assertThat(history("dead")).as("never moved, so no series").isEmpty();
     }
 
     @Test
-    void aFailedFlushLogsAWarningAndTheNextOneAddsEverythingStillOwed() {
-        counters.dead.add(2);
-        writer.failNext = true;
+    void aFailedFlushLogsAWarningAndTheNextOneAddsEverythingStillOwed() throws SQLException {
+        counters.dead.add(1);
         flusher.flush();
+        String schema = database.schema();
+        String log = schema + ".message_log_" + reader.streams().stream()
+                .filter(stream -> stream.name().equals("__system.metrics")).findFirst().map(Stream::id).orElseThrow();
+        database.execute("CREATE OR REPLACE FUNCTION " + schema + ".refuse_flush() RETURNS trigger LANGUAGE plpgsql"
+                + " AS $$ BEGIN RAISE EXCEPTION 'flush refused by the test'; END $$");
+        database.execute("CREATE TRIGGER refuse_flush BEFORE INSERT ON " + log + " FOR EACH ROW EXECUTE FUNCTION "
+                + schema + ".refuse_flush()");
+        try {
+            counters.dead.add(2);
+            flusher.flush();
+        } finally {
+            database.execute("DROP TRIGGER refuse_flush ON " + log);
+        }
 
         assertThat(logger.withCode(Code.SQL0146.id())).singleElement().asString()
-                .contains("session s-1", "the next flush adds them", "the database is down");
+                .contains("session s-1", "the next flush adds them", "flush refused by the test");
+        assertThat(history("dead")).as("the failed flush recorded nothing").containsExactly(1.0);
+
         counters.dead.increment();
         flusher.flush();
 
-        assertThat(writer.calls).hasSize(2);
-        assertThat(writer.calls.get(1)).containsOnly(Map.entry("sqlstreams.consumer.session.dead", 3.0));
+        assertThat(history("dead")).containsExactly(4.0, 1.0);
     }
 
-    private SessionCounterFlusher flusher() {
-        SessionCounterStore store = new SessionCounterStore();
-        store.connect(writer);
-        Engine engine = new Engine(ClientConfig.defaults(), null, null, null,
-                new Diagnostics(logger, Clock.systemUTC()), null,
-                new EngineEnvironment(null, null, Clock.systemUTC(), null), null, null, null, Wakeups.disabled(),
-                store);
-        return new SessionCounterFlusher(engine, new RegisteredGroup(1, "orders", 2, "billing", DeliveryLogMode.OFF),
-                1, "s-1", counters);
-    }
-
-    /** Records each call's amounts by metric name; sums them the way the real writer does, without a database. */
-    private static final class ScriptedWriter implements SessionCounterStore.Writer {
-        final List<Map<String, Double>> calls = new ArrayList<>();
-        final List<Map<String, Double>> floors = new ArrayList<>();
-        final Map<String, Double> retained = new HashMap<>();
-        boolean failNext;
-
-        @Override
-        public Map<String, Double> add(List<Measurement> amounts, Map<String, Double> floor) {
-            Map<String, Double> byName = new HashMap<>();
-            amounts.forEach(amount -> byName.put(amount.name(), amount.value()));
-            calls.add(byName);
-            floors.add(floor);
-            if (failNext) {
-                failNext = false;
-                throw new SqlStreamsException(Code.SQL0110, "the database is down");
-            }
-            Map<String, Double> totals = new HashMap<>();
-            for (Measurement amount : amounts) {
-                String series = MeasurementRules.checkMeasurement(amount);
-                totals.put(series, retained.merge(series, amount.value(), Double::sum));
-            }
-            return totals;
-        }
+    private List<Double> history(String counter) {
+        return reader.system().metrics().metric("sqlstreams.consumer.session." + counter, Map.of("stream", "orders",
+                        "group", group, "version", "1", "session", HostName.current()))
+                .history(10).stream().map(Measurement::value).toList();
     }
 }
