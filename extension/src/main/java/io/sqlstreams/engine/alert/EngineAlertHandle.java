@@ -66,7 +66,7 @@ final class EngineAlertHandle implements AlertHandle {
                     + " holds no sqlstreams installation: there is nothing to evaluate");
         }
         AlertEvaluator evaluator = new AlertEvaluator(engine);
-        return engine.database().inTransaction("evaluating alert " + name, connection -> {
+        return engine.database().autoCommit("evaluating alert " + name, connection -> {
             AlertOwner found = owner.find(connection);
             EvaluationContext context = evaluator.context(connection);
             return alert == BuiltInAlert.METRICS_COLLECTOR_PROGRESS
