@@ -17,7 +17,8 @@ public final class SessionCounterStore {
         /**
          * In one transaction and one attempt: adds each measurement's value (an amount, not a total) to the larger of
          * its series' newest retained value and the series' entry in {@code floors}, records each sum as its
-         * series' newest observation, and returns the sums by series key. Fails as a whole, recording nothing.
+         * series' newest observation, and returns the sums by series key. A measurement's metadata is an
+         * abandoned-routine detail merged into the series' own. Fails as a whole, recording nothing.
          */
         Map<String, Double> add(List<Measurement> amounts, Map<String, Double> floors);
     }

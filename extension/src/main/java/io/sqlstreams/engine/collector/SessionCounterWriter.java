@@ -15,6 +15,7 @@ import io.sqlstreams.Measurement;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.SessionCounterStore;
 import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.metrics.AbandonedRoutineDetail;
 import io.sqlstreams.engine.metrics.MeasurementDocument;
 import io.sqlstreams.engine.metrics.MeasurementRules;
 import io.sqlstreams.engine.metrics.SystemStreams;
@@ -27,7 +28,8 @@ import io.sqlstreams.engine.query.StreamQueries;
  * head is locked for the transaction (series in key order, so two writers never wait on each other in a circle)
  * and read there, so sessions that share a series add up rather than overwrite each other. A new observation is
  * stamped at least a microsecond after the head's, so that it becomes the head even when this host's clock is
- * behind the one that wrote the head. The commit is not announced to the stream's idle sessions: a session's last
+ * behind the one that wrote the head. The abandoned-routine detail an amount carries is merged into its series'
+ * metadata under the same lock. The commit is not announced to the stream's idle sessions: a session's last
  * flush comes after it stopped, when it should start no thread, so consumers of the metrics stream find these
  * observations at their next poll.
  */
@@ -73,10 +75,23 @@ public final class SessionCounterWriter implements SessionCounterStore.Writer {
         Instant now = engine.environment().clock().instant().truncatedTo(ChronoUnit.MICROS);
         Instant at = head.map(newest -> newest.at().plus(1, ChronoUnit.MICROS)).filter(now::isBefore).orElse(now);
         Measurement recorded = new Measurement(amount.name(), amount.kind(), total, amount.unit(),
-                amount.attributes(), at, null);
+                amount.attributes(), at, metadata(head, amount, at));
         metrics.producer().produce(connection, MeasurementDocument.of(recorded, at),
                 EngineMeasurementProducer.options(recorded, seriesKey, at));
         return total;
+    }
+
+    /**
+     * An amount's metadata is an {@link AbandonedRoutineDetail} to add to the one its series holds; an amount
+     * without any leaves the series' metadata as it is.
+     */
+    private static String metadata(Optional<Measurement> head, Measurement amount, Instant at) {
+        String held = head.map(Measurement::metadata).orElse(null);
+        if (amount.metadata() == null) {
+            return held;
+        }
+        return AbandonedRoutineDetail.parse(held).plus(AbandonedRoutineDetail.parse(amount.metadata()), at)
+                .toMetadata();
     }
 
     /**

@@ -65,9 +65,16 @@ final class HandlerRunner<T> {
         CompletableFuture<DeliveryOutcome> outcome = new CompletableFuture<>();
         Duration timeout = delivery.options().timeout();
         AtomicBoolean timedOut = new AtomicBoolean();
+        RoutineWatch routine = new RoutineWatch(counters, engine.environment().clock());
         Future<?> running;
         try {
-            running = executor.submit(() -> runHandler(delivery, outcome, timedOut));
+            running = executor.submit(() -> {
+                try {
+                    runHandler(delivery, outcome, timedOut);
+                } finally {
+                    routine.returned();
+                }
+            });
         } catch (RejectedExecutionException rejected) {
             outcome.complete(new DeliveryOutcome.Retry("the handler executor refused the task: " + rejected));
             return outcome;
@@ -75,7 +82,8 @@ final class HandlerRunner<T> {
         AtomicReference<ScheduledFuture<?>> timer = new AtomicReference<>();
         timer.set(this.timer.schedule(() -> {
             if (interruptIfRunning(outcome, running, timedOut)) {
-                ScheduledFuture<?> abandon = this.timer.schedule(() -> abandonIfRunning(outcome, delivery, timeout),
+                ScheduledFuture<?> abandon = this.timer.schedule(
+                        () -> abandonIfRunning(outcome, delivery, timeout, routine),
                         timeoutGrace.toNanos(), TimeUnit.NANOSECONDS);
                 timer.set(abandon);
                 if (outcome.isDone()) {
@@ -179,10 +187,12 @@ final class HandlerRunner<T> {
         }
     }
 
-    private void abandonIfRunning(CompletableFuture<DeliveryOutcome> outcome, Delivery delivery, Duration timeout) {
+    private void abandonIfRunning(CompletableFuture<DeliveryOutcome> outcome, Delivery delivery, Duration timeout,
+                                  RoutineWatch routine) {
         if (outcome.complete(new DeliveryOutcome.Retry("hard timeout: the handler did not return within its "
                 + timeout + " timeout plus " + timeoutGrace + " grace; its thread was abandoned"))) {
             counters.abandoned.increment();
+            routine.abandoned();
             engine.diagnostics().event(Code.SQL0125, "abandoned the handler of message " + delivery.messageId() + " of "
                     + group.describe() + " after " + timeout.plus(timeoutGrace));
         }

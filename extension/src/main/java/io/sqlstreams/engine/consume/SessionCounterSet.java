@@ -20,6 +20,11 @@ final class SessionCounterSet {
     final LongAdder abandoned = new LongAdder();
     final LongAdder leaseLost = new LongAdder();
     final LongAdder instanceReclaims = new LongAdder();
+    /** Abandoned handler routines that have not returned yet. */
+    final LongAdder abandonedOutstanding = new LongAdder();
+    /** Abandoned handler routines that returned on their own, and the milliseconds they took in all. */
+    final LongAdder abandonedCleared = new LongAdder();
+    final LongAdder abandonedClearMillis = new LongAdder();
 
     SessionCounters snapshot() {
         return new SessionCounters(claimed.sum(), success.sum(), superseded.sum(), ready.sum(), deferred.sum(),

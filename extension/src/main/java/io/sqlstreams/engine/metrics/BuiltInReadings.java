@@ -1,5 +1,6 @@
 package io.sqlstreams.engine.metrics;
 
+import java.io.StringReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,8 @@ public final class BuiltInReadings {
     public static final String COMPACTION_STATUS = "compaction_status";
     public static final String COMPACTED = "compacted";
     public static final String NOT_COMPACTED = "not_compacted";
+    /** The metadata key of the unclaimed-workers measurement listing them, each as its worker and group names. */
+    public static final String UNCLAIMED_WORKERS = "workers";
 
     private BuiltInReadings() {
     }
@@ -55,15 +58,14 @@ public final class BuiltInReadings {
         reading.add(Code.SQL0079, gauges.compacted() ? 1 : 0);
         reading.add(Code.SQL0098, gauges.partitions(), Json.createObjectBuilder()
                 .add(COMPACTION_STATUS, gauges.compacted() ? COMPACTED : NOT_COMPACTED).build().toString());
-        reading.add(Code.SQL0099, gauges.unclaimedWorkers());
+        reading.add(Code.SQL0099, gauges.unclaimedWorkers(), Json.createObjectBuilder()
+                .add(UNCLAIMED_WORKERS, Json.createReader(new StringReader(gauges.unclaimedWorkerNames())).readArray())
+                .build().toString());
         return reading.measurements;
     }
 
-    /**
-     * A group's gauges. The abandoned-routine gauges (SQL0091–SQL0093) are not among them: abandoned handler
-     * calls are known to their session only, not to any table.
-     */
-    public static List<Measurement> group(String stream, GroupGauges gauges) {
+    /** A group's gauges: those read from its tables, and the abandoned-routine figures its sessions recorded. */
+    public static List<Measurement> group(String stream, GroupGauges gauges, AbandonedRoutineGauges.Figures abandoned) {
         Reading reading = new Reading(Map.of("stream", stream, "group", gauges.group()), gauges.observedAt());
         reading.add(Code.SQL0080, gauges.head());
         reading.add(Code.SQL0081, gauges.claimed());
@@ -76,6 +78,9 @@ public final class BuiltInReadings {
         reading.add(Code.SQL0088, gauges.dead());
         reading.add(Code.SQL0089, gauges.oldestUnresolvedMillis());
         reading.add(Code.SQL0090, gauges.openLeases());
+        reading.add(Code.SQL0091, abandoned.outstanding());
+        reading.add(Code.SQL0092, abandoned.total());
+        reading.add(Code.SQL0093, abandoned.selfClearLatencyAvgMillis());
         return reading.measurements;
     }
 

@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.sqlstreams.Code;
 import io.sqlstreams.Measurement;
 import io.sqlstreams.MetricDefinition;
+import io.sqlstreams.MetricFilter;
 import io.sqlstreams.MetricScope;
 import io.sqlstreams.ResourceMetricsHandle;
 import io.sqlstreams.Stream;
@@ -47,7 +49,20 @@ public final class EngineResourceMetrics implements ResourceMetricsHandle {
         if (!engine.migrator().installed()) {
             throw StreamQueries.notFound(stream);
         }
-        return engine.database().inTransaction("reading the metrics of " + describe(), this::read);
+        String what = "reading the metrics of " + describe();
+        if (group == null) {
+            return engine.database().inTransaction(what, connection -> BuiltInReadings.stream(stream,
+                    readings.streamGauges(connection, streams.require(connection, stream).id())));
+        }
+        return BuiltInReadings.group(stream, engine.database().inTransaction(what, this::readGroup),
+                abandonedRoutines());
+    }
+
+    /** The group's abandoned-routine figures, from what its sessions recorded. */
+    private AbandonedRoutineGauges.Figures abandonedRoutines() {
+        List<Measurement> sessions = new RetainedSeries(engine).latest(AbandonedRoutineGauges.SESSION_SERIES
+                .withAttributes(Map.of("stream", stream, "group", group))).latest();
+        return AbandonedRoutineGauges.of(sessions, engine.environment().clock().instant()).of(stream, group);
     }
 
     @Override
@@ -62,16 +77,13 @@ public final class EngineResourceMetrics implements ResourceMetricsHandle {
         return latest;
     }
 
-    private List<Measurement> read(Connection connection) throws SQLException {
+    private MetricQueries.GroupGauges readGroup(Connection connection) throws SQLException {
         Stream found = streams.require(connection, stream);
-        if (group == null) {
-            return BuiltInReadings.stream(stream, readings.streamGauges(connection, found.id()));
-        }
         List<MetricQueries.GroupGauges> gauges = readings.groupGauges(connection, found.id(), group);
         if (gauges.isEmpty()) {
             throw GroupQueries.notFound(stream, group);
         }
-        return BuiltInReadings.group(stream, gauges.get(0));
+        return gauges.get(0);
     }
 
     private MetricScope scope() {

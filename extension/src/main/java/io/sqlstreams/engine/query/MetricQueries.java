@@ -18,8 +18,12 @@ public final class MetricQueries {
                               long oldestUnresolvedMillis) {
     }
 
-    /** One stream's partitions, compaction and workers without a live instance, as of {@code observedAt}. */
-    public record StreamGauges(Instant observedAt, long partitions, boolean compacted, long unclaimedWorkers) {
+    /**
+     * One stream's partitions, compaction and workers without a live instance, as of {@code observedAt}; the
+     * latter also as a JSON array of objects naming each worker and its group (none for the stream's own).
+     */
+    public record StreamGauges(Instant observedAt, long partitions, boolean compacted, long unclaimedWorkers,
+                               String unclaimedWorkerNames) {
     }
 
     /**
@@ -55,7 +59,7 @@ public final class MetricQueries {
                 sql.streamStatement("stream_gauges", streamId))) {
             return query.bind("stream_id", streamId).querySingle(row -> new StreamGauges(
                     row.getTimestamp("observed_at").toInstant(), row.getLong("partitions"), row.getBoolean("compacted"),
-                    row.getLong("unclaimed_workers")));
+                    row.getLong("workers"), row.getString("unclaimed_names")));
         }
     }
 

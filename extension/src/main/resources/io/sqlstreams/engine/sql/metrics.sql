@@ -22,18 +22,22 @@ WHERE g.stream_id = :stream_id AND (:group_name::text IS NULL OR g.name = :group
 ORDER BY g.name
 
 -- name: stream_gauges
--- The stream's log partitions, whether a compacted message ever arrived, and how many of the workers of the
--- stream and of its groups want an instance and have no live one.
+-- The stream's log partitions, whether a compacted message ever arrived, and the workers of the stream and of its
+-- groups that want an instance and have no live one: how many, and which (a JSON array of objects naming the
+-- worker and, for a group's worker, the group).
 SELECT now() AS observed_at,
        (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = '{schema}.message_log_{id}'::regclass) AS partitions,
        EXISTS (SELECT 1 FROM {schema}.compaction_head_{id}) AS compacted,
-       (SELECT count(*) FROM {schema}.worker_config w
-        WHERE (w.stream_id = :stream_id
-               OR w.consumer_group_id IN (SELECT g.id FROM {schema}.consumer_group_config g
-                                          WHERE g.stream_id = :stream_id))
-          AND w.target_instances <> 0
-          AND NOT EXISTS (SELECT 1 FROM {schema}.worker_instance i
-                          WHERE i.worker_id = w.id AND i.expires_at > now())) AS unclaimed_workers
+       unclaimed.workers, unclaimed.names::text AS unclaimed_names
+FROM (SELECT count(*) AS workers,
+             coalesce(json_agg(json_strip_nulls(json_build_object('worker', w.name, 'group', g.name))
+                               ORDER BY g.name COLLATE "C" NULLS FIRST, w.name COLLATE "C"), '[]'::json) AS names
+      FROM {schema}.worker_config w
+      LEFT JOIN {schema}.consumer_group_config g ON g.id = w.consumer_group_id
+      WHERE (w.stream_id = :stream_id OR g.stream_id = :stream_id)
+        AND w.target_instances <> 0
+        AND NOT EXISTS (SELECT 1 FROM {schema}.worker_instance i
+                        WHERE i.worker_id = w.id AND i.expires_at > now())) AS unclaimed
 
 -- name: system_gauges
 -- Across the installation: the workers that want an instance and have none live, how long the longest of them

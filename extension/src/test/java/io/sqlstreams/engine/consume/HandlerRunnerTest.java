@@ -121,15 +121,20 @@ class HandlerRunnerTest {
         assertThat(outcome).isCompletedWithValue(new DeliveryOutcome.Retry("hard timeout: the handler did not return"
                 + " within its PT30S timeout plus PT5S grace; its thread was abandoned"));
         assertThat(counters.abandoned.sum()).isOne();
+        assertThat(counters.abandonedOutstanding.sum()).as("its thread still runs").isOne();
         assertThat(logger.lines()).anySatisfy(line -> assertThat(line.text())
                 .startsWith("SQL0125 abandoned the handler of message 7 of " + GROUP.describe()));
 
+        clock.advance(Duration.ofMillis(7_250));
         release.countDown();
         await().atMost(PATIENCE).until(() -> logger.lines().stream().anyMatch(line -> line.text().equals(
                 "SQL0126 abandoned handler of message 7 of " + GROUP.describe()
                         + " returned after its attempt was recorded as failed")));
         assertThat(outcome.get()).isInstanceOf(DeliveryOutcome.Retry.class);
         assertThat(counters.abandoned.sum()).isOne();
+        await().atMost(PATIENCE).until(() -> counters.abandonedCleared.sum() == 1);
+        assertThat(counters.abandonedOutstanding.sum()).isZero();
+        assertThat(counters.abandonedClearMillis.sum()).as("from abandonment to return").isEqualTo(7_250);
     }
 
     @Test
@@ -141,6 +146,7 @@ class HandlerRunnerTest {
         assertThat(outcomeOf(outcome)).isEqualTo(new DeliveryOutcome.Success());
         await().atMost(PATIENCE).until(() -> timer.pending() == 0);
         assertThat(counters.abandoned.sum()).isZero();
+        assertThat(counters.abandonedOutstanding.sum() + counters.abandonedCleared.sum()).isZero();
     }
 
     @Test

@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,7 +34,10 @@ import io.sqlstreams.Producer;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SessionCounters;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.HostName;
+import io.sqlstreams.engine.collector.MetricsCollector;
+import io.sqlstreams.engine.metrics.AbandonedRoutineDetail;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.engine.consume.SessionTestKit.Rig;
 import io.sqlstreams.testing.PostgresTest;
@@ -146,6 +152,67 @@ class SessionMetricsTest {
         assertThat(latest("sqlstreams.consumer.session.success")).contains(20.0);
         assertThat(latest("sqlstreams.consumer.session.claimed"))
                 .contains((double) (a.counters().claimed() + b.counters().claimed()));
+    }
+
+    /**
+     * Two handlers ignore their interruption and are abandoned at their 200 ms timeout plus grace; the first then
+     * returns on its own, the second is still running when the session stops. Their retries succeed.
+     */
+    @Test
+    void abandonedRoutinesReachTheGroupGaugesThroughTheSessionSeries() throws Exception {
+        ConsumerInstance<Numbered> instance = rig.register(GROUP, ConsumerConfig.builder()
+                .message(MessageOptions.builder().timeout(Duration.ofMillis(200)).build()).build());
+        rig.produceNumbered(2);
+        CountDownLatch firstReturns = new CountDownLatch(1);
+        CountDownLatch secondReturns = new CountDownLatch(1);
+        Set<Long> blocked = ConcurrentHashMap.newKeySet();
+        try {
+            ConsumerSession session = rig.start(instance, payload -> {
+                if (blocked.add(payload.n())) {
+                    awaitIgnoringInterrupts(payload.n() == 1 ? firstReturns : secondReturns);
+                }
+            }, fastSession().build());
+            await().atMost(WAIT).until(() -> session.counters().abandoned() == 2);
+            firstReturns.countDown();
+            await().atMost(WAIT).until(() -> rig.logger.withCode("SQL0126").size() == 1
+                    && session.counters().success() == 2);
+            session.stop(STOP);
+
+            Measurement recorded = series("sqlstreams.consumer.session.abandoned").latest().orElseThrow();
+            AbandonedRoutineDetail detail = AbandonedRoutineDetail.parse(recorded.metadata());
+            assertThat(recorded.value()).isEqualTo(2.0);
+            assertThat(detail.cleared()).isOne();
+            assertThat(detail.outstanding()).containsOnlyKeys(session.id());
+            assertThat(detail.outstandingAt(Instant.now())).isOne();
+            Map<String, Double> expected = Map.of("sqlstreams.consumer.abandoned_routines.outstanding", 1.0,
+                    "sqlstreams.consumer.abandoned_routines.total", 2.0,
+                    "sqlstreams.consumer.abandoned_routines.self_clear_latency_avg", (double) detail.clearMillis());
+            assertThat(abandonedGauges(rig.stream.consumer(GROUP).metrics().snapshot())).as("read live")
+                    .isEqualTo(expected);
+
+            new MetricsCollector(EngineFixtures.engine(rig.database, new RecordingLogger())).tick();
+            assertThat(abandonedGauges(rig.stream.consumer(GROUP).metrics().latest())).as("recorded by the collector")
+                    .isEqualTo(expected);
+        } finally {
+            firstReturns.countDown();
+            secondReturns.countDown();
+        }
+    }
+
+    private static Map<String, Double> abandonedGauges(List<Measurement> measurements) {
+        return measurements.stream().filter(measurement -> measurement.name().contains(".abandoned_routines."))
+                .collect(Collectors.toMap(Measurement::name, Measurement::value));
+    }
+
+    private static void awaitIgnoringInterrupts(CountDownLatch latch) {
+        while (true) {
+            try {
+                latch.await();
+                return;
+            } catch (InterruptedException ignored) {
+                // this handler does not honour its interruption, so that it is abandoned
+            }
+        }
     }
 
     /** A trigger makes every write to {@code __system.metrics} fail while the second session runs and stops. */

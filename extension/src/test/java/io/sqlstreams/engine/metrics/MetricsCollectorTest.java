@@ -67,6 +67,17 @@ class MetricsCollectorTest extends EngineTestBase {
                 .containsEntry("sqlstreams.consumer.exceptions.dead", 3.0);
         assertThat(values(stream.metrics().latest())).containsKeys("sqlstreams.stream.state.partitions",
                 "sqlstreams.stream.state.compacted", "sqlstreams.stream.workers.unclaimed");
+        Measurement unclaimed = stream.metrics().latest().stream()
+                .filter(measurement -> measurement.name().equals("sqlstreams.stream.workers.unclaimed")).findFirst()
+                .orElseThrow();
+        assertThat(unclaimed.value()).as("the stopped session's and the idle group's workers").isEqualTo(6.0);
+        assertThat(unclaimed.metadata()).as("which they are, in group and worker order").isEqualTo("{\"workers\":["
+                + "{\"group\":\"lagging\",\"worker\":\"cursor_advancer\"},"
+                + "{\"group\":\"lagging\",\"worker\":\"exception_consumer\"},"
+                + "{\"group\":\"lagging\",\"worker\":\"message_consumer\"},"
+                + "{\"group\":\"poisoned\",\"worker\":\"cursor_advancer\"},"
+                + "{\"group\":\"poisoned\",\"worker\":\"exception_consumer\"},"
+                + "{\"group\":\"poisoned\",\"worker\":\"message_consumer\"}]}");
         assertThat(client.system().metrics().metric("sqlstreams.worker.state.unclaimed_workers", Map.of()).latest())
                 .isPresent();
         assertThat(client.stream(SystemStreams.METRICS, MeasurementDocument.class).metrics().latest())

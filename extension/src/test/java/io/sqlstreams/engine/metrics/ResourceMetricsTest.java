@@ -68,8 +68,9 @@ class ResourceMetricsTest extends EngineTestBase {
         assertThat(values(lagging)).containsEntry("sqlstreams.consumer.cursor.head", 40.0)
                 .containsEntry("sqlstreams.consumer.cursor.committed", 0.0)
                 .containsEntry("sqlstreams.consumer.cursor.backlog", 40.0)
-                .containsEntry("sqlstreams.consumer.exceptions.dead", 0.0);
-        assertThat(lagging).hasSize(11).allSatisfy(measurement -> {
+                .containsEntry("sqlstreams.consumer.exceptions.dead", 0.0)
+                .containsEntry("sqlstreams.consumer.abandoned_routines.total", 0.0);
+        assertThat(lagging).as("SQL0080–SQL0093").hasSize(14).allSatisfy(measurement -> {
             assertThat(measurement.attributes()).isEqualTo(Map.of("stream", "metrics.orders", "group", "lagging"));
             assertThat(measurement.at()).isBetween(before, Instant.now().plusSeconds(5));
             assertThat(BuiltInMetrics.named(measurement.name()).orElseThrow().unit()).isEqualTo(measurement.unit());
