@@ -32,7 +32,7 @@ final class BenchStream implements AutoCloseable {
         this.handle = handle;
         this.dataSource = dataSource;
         this.id = id;
-        this.logTable = schema + ".message_log_" + id;
+        this.logTable = logTable(schema, id);
         this.cursorTable = schema + ".consumer_group_cursor_" + id;
         this.exceptionTable = schema + ".exception_queue_" + id;
     }
@@ -49,6 +49,11 @@ final class BenchStream implements AutoCloseable {
                 BenchPayload.class);
         handle.register(config);
         return new BenchStream(handle, dataSource, schema, handle.get().orElseThrow().id());
+    }
+
+    /** The message log of stream {@code id} of the installation in {@code schema}. */
+    static String logTable(String schema, long id) {
+        return schema + ".message_log_" + id;
     }
 
     String name() {

@@ -33,6 +33,9 @@ record Ledger(long acknowledged, long stored, long distinct, long lost, long une
      */
     static final Ledger IN_ANOTHER_FIGURE = new Ledger(0, 0, 0, 0, 0, 0, null, null);
 
+    /** The ledger of a measurement that writes nothing (a read-only baseline); the report leaves it out. */
+    static final Ledger NOTHING_WRITTEN = new Ledger(0, 0, 0, 0, 0, 0, null, null);
+
     /** This ledger with {@code violations} broken promises counted against it. */
     Ledger withViolations(long violations) {
         return new Ledger(acknowledged, stored, distinct, lost, unexpected, duplicates, delivered, undelivered,
@@ -86,6 +89,11 @@ record Ledger(long acknowledged, long stored, long distinct, long lost, long une
     Ledger withDelivery(long consumed, long aboveCursor) {
         return new Ledger(acknowledged, stored, distinct, lost, unexpected,
                 duplicates + Math.max(0, consumed - distinct), consumed, Math.max(aboveCursor, distinct - consumed));
+    }
+
+    /** Whether the report lists this ledger: not when another figure accounts for it or nothing was written. */
+    boolean reported() {
+        return this != IN_ANOTHER_FIGURE && this != NOTHING_WRITTEN;
     }
 
     boolean passed() {

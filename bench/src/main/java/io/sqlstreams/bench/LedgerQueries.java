@@ -18,8 +18,17 @@ final class LedgerQueries {
     }
 
     static RowCount rowCount(DataSource dataSource, String table) throws SQLException {
+        return counts(dataSource, "SELECT count(*), count(DISTINCT id) FROM " + table);
+    }
+
+    /** {@link #rowCount} of the rows of {@code table} whose id is above {@code id}. */
+    static RowCount rowCountAbove(DataSource dataSource, String table, long id) throws SQLException {
+        return counts(dataSource, "SELECT count(*), count(DISTINCT id) FROM " + table + " WHERE id > " + id);
+    }
+
+    private static RowCount counts(DataSource dataSource, String query) throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery("SELECT count(*), count(DISTINCT id) FROM " + table)) {
+             ResultSet row = statement.executeQuery(query)) {
             row.next();
             return new RowCount(row.getLong(1), row.getLong(2));
         }

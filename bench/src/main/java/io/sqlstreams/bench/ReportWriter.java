@@ -153,7 +153,7 @@ final class ReportWriter {
 
     private static void ledger(StringBuilder out, List<Figure> figures) {
         List<Ledger> ledgers = figures.stream().flatMap(f -> f.samples().stream()).map(Sample::ledger)
-                .filter(l -> l != Ledger.IN_ANOTHER_FIGURE).toList();
+                .filter(Ledger::reported).toList();
         boolean passed = figures.stream().allMatch(Figure::ledgersPassed);
         out.append("## Ledger\n\n**").append(passed ? "PASSED" : "FAILED").append("** over ")
                 .append(ledgers.size()).append(" checks: lost = ").append(sum(ledgers, Ledger::lost))
@@ -169,7 +169,7 @@ final class ReportWriter {
         for (Figure figure : figures) {
             for (int k = 0; k < figure.samples().size(); k++) {
                 Ledger l = figure.samples().get(k).ledger();
-                if (l == Ledger.IN_ANOTHER_FIGURE) {
+                if (!l.reported()) {
                     continue;
                 }
                 row(out, List.of(figure.label(), String.valueOf(k + 1), count(l.acknowledged()), count(l.stored()),
