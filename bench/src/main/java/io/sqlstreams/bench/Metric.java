@@ -17,6 +17,9 @@ enum Metric {
     P50("p50 ms", "%,.2f"),
     P99("p99 ms", "%,.2f"),
     P999("p99.9 ms", "%,.2f"),
+    /** The fastest and the slowest of a repetition's timed passes (the {@code collector} scenario). */
+    MIN_MS("min ms", "%,.2f"),
+    MAX_MS("max ms", "%,.2f"),
     /** How long after its scheduled send a produce() returned (an open-loop producer's share of e2e), p50 and p99. */
     PRODUCER_LAG_P50("producer lag p50 ms", "%,.2f"),
     PRODUCER_LAG_P99("producer lag p99 ms", "%,.2f"),
@@ -54,7 +57,11 @@ enum Metric {
     /** Handler runs that threw (the {@code failure} scenario: first runs planned to fail, and every poison run). */
     FAILED_RUNS("failed runs", "%,.0f"),
     /** The group's exception rows with status dead (the {@code failure} scenario). */
-    DEAD_LETTERS("dead letters", "%,.0f");
+    DEAD_LETTERS("dead letters", "%,.0f"),
+    /** SQL statements one pass executes, median over a repetition's passes (the {@code collector} scenario). */
+    STATEMENTS("statements / pass", "%,.0f"),
+    /** Measurements one collector pass records on {@code __system.metrics}. */
+    MEASUREMENTS("measurements / pass", "%,.0f");
 
     private final String heading;
     private final String pattern;
