@@ -26,6 +26,14 @@ public record MessageMeta(String stream, String group, long messageId, String ro
     private static final ThreadLocal<MessageMeta> CURRENT = new ThreadLocal<>();
 
     /**
+     * The due time a schedule produced this message for (see {@link SchedulerHandle}), the time of the run for
+     * {@link SchedulerHandle#run}, else when the message was written.
+     */
+    public Instant scheduledAt() {
+        return options != null && options.scheduledAt() != null ? options.scheduledAt() : createdAt;
+    }
+
+    /**
      * The delivery the calling thread is handling.
      *
      * @throws IllegalStateException outside a handler call

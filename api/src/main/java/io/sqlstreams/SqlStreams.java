@@ -56,6 +56,9 @@ public interface SqlStreams extends AutoCloseable {
      */
     List<Binding> bindings();
 
+    /** A handle on the schedule called {@code name}. No I/O. */
+    SchedulerHandle scheduler(String name);
+
     /** This process's part in the system manager. No I/O. */
     ManagerHandle manager();
 

@@ -13,6 +13,7 @@ import io.sqlstreams.ClientConfig;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ManagerHandle;
 import io.sqlstreams.ProducerConfig;
+import io.sqlstreams.SchedulerHandle;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.SystemHandle;
@@ -31,6 +32,7 @@ import io.sqlstreams.engine.maintenance.StreamJanitor;
 import io.sqlstreams.engine.maintenance.StreamJanitorWorker;
 import io.sqlstreams.engine.manager.ManagerService;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
+import io.sqlstreams.engine.schedule.EngineSchedulerHandle;
 import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.schema.SchemaMigrator;
@@ -139,6 +141,11 @@ public final class EngineClient implements HostedClient {
     @Override
     public <T> HostedProducer<T> registerProducer(String stream, Class<T> payloadType) {
         return new EngineProducerHandle<>(engine, stream, payloadType).register(ProducerConfig.defaults());
+    }
+
+    @Override
+    public SchedulerHandle scheduler(String name) {
+        return new EngineSchedulerHandle(engine, name);
     }
 
     @Override

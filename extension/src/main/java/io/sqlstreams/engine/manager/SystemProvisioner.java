@@ -10,6 +10,7 @@ import io.sqlstreams.engine.collector.MetricsCollector;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.maintenance.StreamJanitorWorker;
 import io.sqlstreams.engine.query.WorkerQueries.FleetRow;
+import io.sqlstreams.engine.schedule.ScheduleProducer;
 import io.sqlstreams.engine.stream.StreamWorkers;
 import io.sqlstreams.engine.worker.Fleet;
 import io.sqlstreams.engine.worker.SystemWorkerNames;
@@ -19,7 +20,8 @@ import io.sqlstreams.engine.worker.WorkerTask;
 
 /**
  * The worker kinds the system manager runs: each stream's {@code stream_janitor} and {@code stream_vacuum}, and the
- * system's {@code consumer_group_janitor}, {@code metrics_collector} and {@code alert_checks}. The manager's own row, and kinds a later
+ * system's {@code consumer_group_janitor}, {@code metrics_collector}, {@code alert_checks} and
+ * {@code schedule_producer}. The manager's own row, and kinds a later
  * version or a user declares, are left to whoever runs them.
  */
 final class SystemProvisioner implements Fleet.Provisioner<FleetRow> {
@@ -53,6 +55,8 @@ final class SystemProvisioner implements Fleet.Provisioner<FleetRow> {
                     new MetricsCollector(engine)));
             case SystemWorkerNames.ALERT_CHECKS -> Optional.of(startSystemWorker(worker, owner,
                     AlertChecks.pollRate(worker.metadata()), new AlertChecks(engine)));
+            case SystemWorkerNames.SCHEDULE_PRODUCER -> Optional.of(startSystemWorker(worker, owner,
+                    ScheduleProducer.POLL_RATE, new ScheduleProducer(engine)));
             default -> Optional.empty();
         };
     }

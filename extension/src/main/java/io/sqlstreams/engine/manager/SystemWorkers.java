@@ -20,7 +20,7 @@ import jakarta.json.JsonObjectBuilder;
 /**
  * The system's own workers, each target 1: {@code manager} (its document holds the manager's poll rate),
  * {@code consumer_group_janitor}, {@code metrics_collector} (its document holds the collector's poll rate) and
- * {@code alert_checks} (its document holds the alert policies). An explicit registration replaces a differing
+ * {@code alert_checks} (its document holds the alert policies) and {@code schedule_producer}. An explicit registration replaces a differing
  * document and keeps the targets, so a suspension stays; a process that only needs the rows inserts the missing
  * ones with defaults.
  */
@@ -50,7 +50,8 @@ public final class SystemWorkers {
                 new WorkerDeclaration.Row(SystemWorkerNames.CONSUMER_GROUP_JANITOR, JsonObject.EMPTY_JSON_OBJECT, 1),
                 new WorkerDeclaration.Row(SystemWorkerNames.METRICS_COLLECTOR,
                         pollRateDocument("metricCollectorPollRate", config.metricCollectorPollRate()), 1),
-                new WorkerDeclaration.Row(SystemWorkerNames.ALERT_CHECKS, AlertPolicies.document(config), 1));
+                new WorkerDeclaration.Row(SystemWorkerNames.ALERT_CHECKS, AlertPolicies.document(config), 1),
+                new WorkerDeclaration.Row(SystemWorkerNames.SCHEDULE_PRODUCER, JsonObject.EMPTY_JSON_OBJECT, 1));
     }
 
     private static JsonObject pollRateDocument(String property, Duration pollRate) {

@@ -13,6 +13,7 @@ import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.query.DdlLockTimeout;
 import io.sqlstreams.engine.query.StreamQueries;
+import jakarta.json.JsonValue;
 
 import java.math.BigInteger;
 import java.time.Duration;
@@ -50,6 +51,14 @@ public final class EngineProducerHandle<T> implements ProducerHandle<T> {
         });
         RegistrationAlertPass.run(engine, streamName);
         return new EngineProducer<>(engine, stream, resolved, schemaVersion);
+    }
+
+    /**
+     * A producer onto {@code stream} of payloads already stored as JSON, written at {@code schemaVersion}: a
+     * schedule's payload, encoded once when the schedule was registered.
+     */
+    public static EngineProducer<JsonValue> forStoredPayloads(Engine engine, Stream stream, int schemaVersion) {
+        return new EngineProducer<>(engine, stream, ProducerConfig.defaults(), schemaVersion);
     }
 
     private static void checkRetryBudget(RetryPolicy retry) {
