@@ -59,6 +59,9 @@ public interface SqlStreams extends AutoCloseable {
     /** A handle on the schedule called {@code name}. No I/O. */
     SchedulerHandle scheduler(String name);
 
+    /** Every registered schedule, ordered by name; empty before anything was registered. */
+    List<Schedule> schedules();
+
     /** This process's part in the system manager. No I/O. */
     ManagerHandle manager();
 

@@ -13,6 +13,7 @@ import io.sqlstreams.ClientConfig;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ManagerHandle;
 import io.sqlstreams.ProducerConfig;
+import io.sqlstreams.Schedule;
 import io.sqlstreams.SchedulerHandle;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamHandle;
@@ -34,6 +35,7 @@ import io.sqlstreams.engine.manager.ManagerService;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
 import io.sqlstreams.engine.schedule.EngineSchedulerHandle;
 import io.sqlstreams.engine.query.BindingQueries;
+import io.sqlstreams.engine.query.ScheduleQueries;
 import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
@@ -146,6 +148,15 @@ public final class EngineClient implements HostedClient {
     @Override
     public SchedulerHandle scheduler(String name) {
         return new EngineSchedulerHandle(engine, name);
+    }
+
+    @Override
+    public List<Schedule> schedules() {
+        if (!engine.migrator().installed()) {
+            return List.of();
+        }
+        ScheduleQueries rows = new ScheduleQueries(engine.sql());
+        return engine.database().autoCommit("listing schedules", rows::all);
     }
 
     @Override

@@ -85,6 +85,8 @@ class SchedulesTest extends EngineTestBase {
         assertThat(next.atZone(java.time.ZoneOffset.UTC).toLocalTime()).isEqualTo(java.time.LocalTime.of(4, 30));
         assertThat(next).isAfter(before).isBefore(before.plus(Duration.ofDays(1)).plusSeconds(10));
         assertThat(logger.withCode("SQL0058")).isEmpty();
+        assertThat(client.schedules()).filteredOn(schedule -> schedule.name().equals("nightly-report"))
+                .containsExactly(stored);
     }
 
     @Test
