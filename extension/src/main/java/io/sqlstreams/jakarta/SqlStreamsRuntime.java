@@ -30,6 +30,7 @@ import io.sqlstreams.jakarta.config.GlobalSettings;
 import io.sqlstreams.jakarta.config.GroupAddress;
 import io.sqlstreams.jakarta.config.GroupSettings;
 import io.sqlstreams.jakarta.config.ResolvedSettings;
+import io.sqlstreams.jakarta.config.ScheduleSettings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.BeforeDestroyed;
 import jakarta.enterprise.context.Initialized;
@@ -40,7 +41,7 @@ import jakarta.enterprise.inject.spi.ObserverMethod;
 import jakarta.inject.Inject;
 
 /**
- * The application's sessions: at start every enabled group's declaration is registered (a failure fails the
+ * The application's sessions: at start the configured schedules and every enabled group's declaration are registered (a failure fails the
  * deployment before any session runs), then one session per group starts; a monitor restarts failed sessions;
  * stop drains them all at once, each within its ShutdownTimeout. In a web module the contributed servlet listener
  * starts and stops it (JNDI is not available to CDI lifecycle observers on every server); elsewhere the
@@ -85,6 +86,7 @@ public class SqlStreamsRuntime {
             throw new IllegalStateException(Code.SQL0137.id() + " sqlstreams cannot start: the deployment has"
                     + " configuration problems");
         }
+        registerSchedules(settings.schedules());
         for (ObservedGroup group : extension.groups()) {
             GroupSettings groupSettings = settings.groups().get(group.address());
             if (!groupSettings.enabled()) {
@@ -112,6 +114,19 @@ public class SqlStreamsRuntime {
         started = true;
         client.diagnostics().event(Code.SQL0131, "sqlstreams started " + supervisors.size() + " consumer group session(s)"
                 + (idle.isEmpty() ? "" : "; disabled here: " + idle.keySet()));
+    }
+
+    /** Declares the configured schedules, registering a stream that does not exist yet with the defaults. */
+    private void registerSchedules(List<ScheduleSettings> schedules) {
+        if (schedules.isEmpty()) {
+            return;
+        }
+        HostedClient scheduling = hostedClient();
+        for (ScheduleSettings schedule : schedules) {
+            StreamRegistration.ifAbsent(scheduling.stream(schedule.stream(), schedule.payload().getClass()));
+            scheduling.scheduler(schedule.name()).register(schedule.stream(), schedule.expression(),
+                    schedule.payload(), schedule.config());
+        }
     }
 
     /**

@@ -23,9 +23,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.Producer;
+import io.sqlstreams.Schedule;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
@@ -108,6 +110,33 @@ class ConsumerGroupExtensionTest {
             assertThat(stream.consumer("charge-cards").inspect().declaredConfig().message().retry().maxRetries())
                     .isEqualTo(7);
             assertThat(log.lines()).anySatisfy(line -> assertThat(line).startsWith("SQL0059").contains("max_retries"));
+        }
+    }
+
+    @Test
+    void aScheduleDeclaredInTheApplicationsPropertiesIsRegisteredAndReachesItsObserverWithScheduledAt()
+            throws Exception {
+        String schedule = "sqlstreams.schedules.\"payment-sweep\".";
+        Map<String, String> properties = new HashMap<>(FAST_GROUP);
+        properties.put(schedule + "stream", "payments.requested");
+        properties.put(schedule + "expression", "@hourly");
+        properties.put(schedule + "payload-type", Payment.class.getName());
+        properties.put(schedule + "payload", "{\"order\": \"sweep\", \"behaviour\": \"ok\"}");
+        properties.put(schedule + "concurrency", "exclusive");
+        try (CdiContainer container = CdiContainer.start(database, properties, PaymentObservers.class)) {
+            Schedule registered = client.scheduler("payment-sweep").get();
+            assertThat(registered.stream()).isEqualTo("payments.requested");
+            assertThat(registered.expression()).isEqualTo("@hourly");
+            assertThat(registered.config().resolvedConcurrency()).isEqualTo(Concurrency.EXCLUSIVE);
+
+            client.scheduler("payment-sweep").run(null);
+
+            await().atMost(WAIT).untilAsserted(() -> assertThat(runsOf("ok")).isEqualTo(1));
+            PaymentObservers.Run run = PaymentObservers.RUNS.get(0);
+            assertThat(run.payment()).isEqualTo(new Payment("sweep", "ok"));
+            assertThat(run.meta().messageKey()).isEqualTo("payment-sweep");
+            assertThat(run.meta().options().scheduledAt()).as("set by the schedule").isNotNull();
+            assertThat(run.meta().scheduledAt()).isEqualTo(run.meta().options().scheduledAt());
         }
     }
 

@@ -14,6 +14,12 @@ enum Layer {
     /** Whether and where this box runs the group. */
     GROUP_RUNTIME("Group runtime",
             "Whether and on which threads this box runs the group. Per server, like session options."),
+    /** Schedules the application declares. */
+    SCHEDULE("Schedules",
+            "A schedule the application declares: `sqlstreams.schedules.\"<name>\".<property>`, registered at"
+                    + " deployment (newest declaration wins, a differing one logs SQL0062) and produced by the system"
+                    + " manager once per due time. Its messages reach an ordinary `@ConsumerGroup` observer of the"
+                    + " stream. Set these in the application's `META-INF/microprofile-config.properties`."),
     /** Application-wide, not per group. */
     GLOBAL("Global", "Shared by every group of the application; no `defaults` or group form.");
 

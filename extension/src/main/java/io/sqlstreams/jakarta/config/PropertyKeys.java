@@ -13,6 +13,7 @@ final class PropertyKeys {
     static final String ROOT = "sqlstreams.";
     static final String DEFAULTS = ROOT + "defaults.";
     static final String GROUPS = ROOT + "groups.";
+    static final String SCHEDULES = ROOT + "schedules.";
     private static final Pattern NOT_LETTER_OR_DIGIT = Pattern.compile("[^A-Za-z0-9]");
 
     private PropertyKeys() {
@@ -31,6 +32,11 @@ final class PropertyKeys {
         return GROUPS + '"' + groupId + "\"." + property;
     }
 
+    /** {@code sqlstreams.schedules."<name>".<property>}. */
+    static String scheduleKey(String name, String property) {
+        return SCHEDULES + '"' + name + "\"." + property;
+    }
+
     /**
      * The environment variable MicroProfile Config also looks {@code key} up as: every character other than
      * a letter or digit becomes {@code _}, and the result is upper-cased.
@@ -41,10 +47,19 @@ final class PropertyKeys {
 
     /** The quoted group segment and the property after it, when {@code key} has that shape. */
     static Optional<GroupKey> parseGroupKey(String key) {
-        if (!key.startsWith(GROUPS + '"')) {
+        return parseQuoted(GROUPS, key);
+    }
+
+    /** The quoted schedule name and the property after it, when {@code key} has that shape. */
+    static Optional<GroupKey> parseScheduleKey(String key) {
+        return parseQuoted(SCHEDULES, key);
+    }
+
+    private static Optional<GroupKey> parseQuoted(String prefix, String key) {
+        if (!key.startsWith(prefix + '"')) {
             return Optional.empty();
         }
-        int idStart = GROUPS.length() + 1;
+        int idStart = prefix.length() + 1;
         int idEnd = key.indexOf("\".", idStart);
         if (idEnd < 0 || idEnd + 2 == key.length()) {
             return Optional.empty();
@@ -52,7 +67,7 @@ final class PropertyKeys {
         return Optional.of(new GroupKey(key.substring(idStart, idEnd), key.substring(idEnd + 2)));
     }
 
-    /** A parsed group key: the text between the quotes, and the property name after them. */
+    /** A parsed group or schedule key: the text between the quotes, and the property name after them. */
     record GroupKey(String groupId, String property) {
     }
 }

@@ -11,14 +11,16 @@ import java.util.Map;
  * the values as configured, valid or not.
  *
  * @param global   the application-wide settings
- * @param groups   the settings of every deployed group without problems, in deployment order
- * @param problems every problem found, in the order found
+ * @param groups    the settings of every deployed group without problems, in deployment order
+ * @param schedules the schedules the configuration declares, those without problems, by name
+ * @param problems  every problem found, in the order found
  */
 public record ResolvedSettings(GlobalSettings global, Map<GroupAddress, GroupSettings> groups,
-                               List<SettingsProblem> problems) {
+                               List<ScheduleSettings> schedules, List<SettingsProblem> problems) {
 
     public ResolvedSettings {
         groups = Collections.unmodifiableMap(new LinkedHashMap<>(groups));
+        schedules = List.copyOf(schedules);
         problems = List.copyOf(problems);
     }
 }

@@ -81,6 +81,24 @@ final class SettingsCatalogue {
                             + " pooler such as PgBouncer, sessions poll anyway (SQL0142).",
                     GlobalDraft::wakeupEnabled));
 
+    private static final List<PropertyDeclaration<ScheduleDraft, ?>> SCHEDULE_PROPERTIES = List.of(
+            schedule("stream", ValueKinds.TEXT, "required", "The stream the schedule's messages go to; registered"
+                    + " with the defaults when the application finds it absent.",
+                    (draft, value) -> draft.stream = value),
+            schedule("expression", ValueKinds.TEXT, "required", "When it is due: a 5-field cron spec (`30 4 * * 1`),"
+                    + " `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly` or `@every <duration>`, optionally"
+                    + " after `TZ=Area/City ` (else UTC); times at least a minute apart.",
+                    (draft, value) -> draft.expression = value),
+            schedule("payload-type", ValueKinds.TEXT, "required", "The payload's class (with `@SchemaVersion`),"
+                    + " loaded from the application.", (draft, value) -> draft.payloadType = value),
+            schedule("payload", ValueKinds.TEXT, "required", "The payload every message carries, as the JSON of"
+                    + " `payload-type`.", (draft, value) -> draft.payload = value),
+            schedule("timeout", ValueKinds.DURATION, "30s", "The delivery timeout written into every message.",
+                    (draft, value) -> draft.timeout = value),
+            schedule("concurrency", ValueKinds.wireNamed(Concurrency.class), "parallel", "`exclusive` makes a run"
+                    + " wait until the previous one, still running, is done; `ordered` is refused.",
+                    (draft, value) -> draft.concurrency = value));
+
     private static final Map<String, PropertyDeclaration<GroupDraft, ?>> GROUP_PROPERTIES_BY_NAME =
             GROUP_PROPERTIES.stream().collect(Collectors.toUnmodifiableMap(PropertyDeclaration::name, p -> p));
 
@@ -90,6 +108,11 @@ final class SettingsCatalogue {
     /** Every property a group key or a {@code sqlstreams.defaults.} key may set, in reference order. */
     static List<PropertyDeclaration<GroupDraft, ?>> groupProperties() {
         return GROUP_PROPERTIES;
+    }
+
+    /** Every property a {@code sqlstreams.schedules."<name>".} key may set, in reference order. */
+    static List<PropertyDeclaration<ScheduleDraft, ?>> scheduleProperties() {
+        return SCHEDULE_PROPERTIES;
     }
 
     static List<PropertyDeclaration<GlobalDraft, ?>> globalProperties() {
@@ -174,6 +197,12 @@ final class SettingsCatalogue {
                 "JNDI name of the `ManagedExecutorService` the group's handlers run on.",
                 GroupDraft::executorJndiName));
         return List.copyOf(all);
+    }
+
+    private static <T> PropertyDeclaration<ScheduleDraft, T> schedule(String name, ValueKind<T> kind,
+                                                                     String defaultValue, String description,
+                                                                     BiConsumer<ScheduleDraft, T> binder) {
+        return new PropertyDeclaration<>(name, Layer.SCHEDULE, kind, defaultValue, description, binder);
     }
 
     private static <T> PropertyDeclaration<GroupDraft, T> group(String name, ValueKind<T> kind, String defaultValue,

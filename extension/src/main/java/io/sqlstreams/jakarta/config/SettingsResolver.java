@@ -12,7 +12,7 @@ import org.eclipse.microprofile.config.Config;
 
 /**
  * Reads the sqlstreams settings of a deployment from MicroProfile Config: the global settings, and each
- * deployed group's declaration, session options and runtime settings. Every problem is collected, none
+ * deployed group's declaration, session options and runtime settings, and the schedules it declares. Every problem is collected, none
  * stops the reading; a group with any problem is left out of the result's groups.
  *
  * <p>For a group property the most specific key wins whatever the ordinals of the sources holding the
@@ -34,12 +34,14 @@ public final class SettingsResolver {
         GroupBinder binder = new GroupBinder(reader, problems, groups, readDefaults(reader, groups));
         List<GroupSettings> bound = groups.addresses().stream().map(binder::bind).toList();
         reportAmbiguousShortKeys(reader, problems, groups);
+        List<ScheduleSettings> schedules = new ScheduleBinder(reader, problems)
+                .bind(ScheduleBinder.declaredNames(config.getPropertyNames()));
         new UnknownKeyScanner(groups, problems).scan(config.getConfigSources());
 
         Map<GroupAddress, GroupSettings> valid = new LinkedHashMap<>();
         bound.stream().filter(settings -> !problems.affects(settings.address()))
                 .forEach(settings -> valid.put(settings.address(), settings));
-        return new ResolvedSettings(global, valid, problems.problems());
+        return new ResolvedSettings(global, valid, schedules, problems.problems());
     }
 
     private static GlobalSettings bindGlobal(PropertyReader reader, ProblemLog problems) {

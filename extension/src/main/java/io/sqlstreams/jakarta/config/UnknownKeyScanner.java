@@ -16,13 +16,16 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
 final class UnknownKeyScanner {
     private static final String KEY_FORMS = "sqlstreams keys are " + String.join(", ",
             SettingsCatalogue.globalProperties().stream().map(PropertyDeclaration::name).toList())
-            + ", " + PropertyKeys.defaultsKey("<property>") + " and " + PropertyKeys.groupKey("<group>", "<property>");
+            + ", " + PropertyKeys.defaultsKey("<property>") + ", " + PropertyKeys.groupKey("<group>", "<property>")
+            + " and " + PropertyKeys.scheduleKey("<schedule>", "<property>");
 
     private final DeployedGroups groups;
     private final ProblemLog problems;
     private final Set<String> groupPropertyNames = SettingsCatalogue.groupProperties().stream()
             .map(PropertyDeclaration::name).collect(Collectors.toUnmodifiableSet());
     private final Set<String> globalKeys = SettingsCatalogue.globalProperties().stream()
+            .map(PropertyDeclaration::name).collect(Collectors.toUnmodifiableSet());
+    private final Set<String> schedulePropertyNames = SettingsCatalogue.scheduleProperties().stream()
             .map(PropertyDeclaration::name).collect(Collectors.toUnmodifiableSet());
 
     UnknownKeyScanner(DeployedGroups groups, ProblemLog problems) {
@@ -60,12 +63,23 @@ final class UnknownKeyScanner {
             return;
         }
         Optional<PropertyKeys.GroupKey> groupKey = PropertyKeys.parseGroupKey(key);
+        Optional<PropertyKeys.GroupKey> scheduleKey = PropertyKeys.parseScheduleKey(key);
         if (groupKey.isPresent()) {
             checkGroupKey(key, groupKey.get());
+        } else if (scheduleKey.isPresent()) {
+            checkScheduleKey(key, scheduleKey.get());
         } else if (key.startsWith(PropertyKeys.GROUPS)) {
             reportUnquoted(key, key.substring(PropertyKeys.GROUPS.length()));
         } else {
             problems.invalid(key, "unknown property; " + KEY_FORMS, List.of());
+        }
+    }
+
+    private void checkScheduleKey(String key, PropertyKeys.GroupKey scheduleKey) {
+        if (!schedulePropertyNames.contains(scheduleKey.property())) {
+            problems.invalid(key, "unknown schedule property" + suggestion(scheduleKey.property(),
+                    schedulePropertyNames, "") + "; a schedule's properties are "
+                    + new TreeSet<>(schedulePropertyNames), List.of());
         }
     }
 

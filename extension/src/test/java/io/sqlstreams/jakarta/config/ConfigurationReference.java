@@ -11,8 +11,9 @@ final class ConfigurationReference {
     }
 
     static String render() {
-        List<PropertyDeclaration<?, ?>> all = Stream.concat(SettingsCatalogue.groupProperties().stream(),
-                SettingsCatalogue.globalProperties().stream()).collect(Collectors.toList());
+        List<PropertyDeclaration<?, ?>> all = Stream.of(SettingsCatalogue.groupProperties(),
+                SettingsCatalogue.scheduleProperties(), SettingsCatalogue.globalProperties())
+                .flatMap(List::stream).collect(Collectors.toList());
         StringBuilder markdown = new StringBuilder();
         for (Layer layer : Layer.values()) {
             markdown.append("\n### ").append(layer.title()).append("\n\n").append(layer.summary()).append("\n\n")

@@ -45,7 +45,8 @@ class ConfigurationReferenceTest {
 
     @Test
     void everyPropertyHasADescriptionAndADefault() {
-        Stream.concat(SettingsCatalogue.groupProperties().stream(), SettingsCatalogue.globalProperties().stream())
+        Stream.of(SettingsCatalogue.groupProperties(), SettingsCatalogue.scheduleProperties(),
+                        SettingsCatalogue.globalProperties()).flatMap(List::stream)
                 .forEach(property -> assertThat(List.of(property.description(), property.defaultValue()))
                         .as(property.name()).allSatisfy(text -> assertThat(text).isNotBlank()));
     }

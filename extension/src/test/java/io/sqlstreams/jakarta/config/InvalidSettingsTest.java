@@ -110,8 +110,8 @@ class InvalidSettingsTest {
                     + " | audit",
             "sqlstreams.defaults.batch-size | unknown property batch-size |",
             "sqlstreams.data-source | unknown property; sqlstreams keys are sqlstreams.datasource, sqlstreams.schema,"
-                    + " sqlstreams.manager.enabled, sqlstreams.wakeup.enabled, sqlstreams.defaults.<property> and"
-                    + " sqlstreams.groups.\"<group>\".<property>"
+                    + " sqlstreams.manager.enabled, sqlstreams.wakeup.enabled, sqlstreams.defaults.<property>,"
+                    + " sqlstreams.groups.\"<group>\".<property> and sqlstreams.schedules.\"<schedule>\".<property>"
                     + " | charge-cards audit"})
     void aKeyNothingReadsIsAProblemHoldingBackTheGroupsItMeant(String key, String message, String unaffected) {
         ResolvedSettings resolved = resolve(Map.of(key, "2"));
