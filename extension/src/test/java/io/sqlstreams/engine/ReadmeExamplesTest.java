@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import io.sqlstreams.Alert;
 import io.sqlstreams.AlertEvaluationSnapshot;
 import io.sqlstreams.AlertState;
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerInstance;
@@ -34,6 +36,10 @@ import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
 import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.Schedule;
+import io.sqlstreams.ScheduleRunOptions;
+import io.sqlstreams.SchedulerConfig;
+import io.sqlstreams.SchedulerInstance;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.StreamAlertConfig;
@@ -161,6 +167,42 @@ class ReadmeExamplesTest {
         assertThat(now.state()).as("the collector has recorded nothing yet").isEqualTo(AlertState.INSUFFICIENT);
         assertThat(installation).isEmpty();
         assertThat(client.system().get().config().partitionCountAlert().threshold()).isEqualTo(2_000L);
+        client.close();
+    }
+    @SchemaVersion(1)
+    public record SettlementRun(String ledger) {
+    }
+
+    @Test
+    void schedules(TestDatabase database) throws Exception {
+        SqlStreams client = SqlStreams.create(database.dataSource(),
+                ClientConfig.builder().schema(database.schema()).build());
+        StreamHandle<SettlementRun> ledgerJobs = client.stream("ledger.jobs", SettlementRun.class);
+        ledgerJobs.register(StreamConfig.defaults());
+        List<Instant> settled = new CopyOnWriteArrayList<>();
+
+        // README: schedules
+        SchedulerInstance<SettlementRun> nightly = client.scheduler("nightly-settlement").register(
+                "ledger.jobs", "TZ=Europe/Berlin 30 2 * * *", new SettlementRun("main"),
+                SchedulerConfig.defaults().withTimeout(Duration.ofMinutes(10)).withConcurrency(Concurrency.EXCLUSIVE)
+                        .withMetadata("{\"owner\": \"finance\"}"));
+
+        // handled like any message of the stream; its message key and routing key are the schedule's name
+        ConsumerSession session = ledgerJobs.consumer("settlement").register().start(run -> {
+            Instant due = MessageMeta.current().scheduledAt();   // 02:30 Berlin time of the day it is for
+            settled.add(due);
+        }, ConsumeOptions.defaults());
+        // README: schedules end
+
+        try (session) {
+            ProduceResult now = nightly.handle().run(ScheduleRunOptions.defaults());
+            await().atMost(Duration.ofSeconds(30)).until(() -> settled.size() == 1);
+            assertThat(now.duplicate()).isFalse();
+        }
+        Schedule stored = client.scheduler("nightly-settlement").get();
+        assertThat(stored.nextScheduledAt().atZone(java.time.ZoneId.of("Europe/Berlin")).toLocalTime())
+                .isEqualTo(java.time.LocalTime.of(2, 30));
+        assertThat(stored.config().metadata()).isEqualTo("{\"owner\": \"finance\"}");
         client.close();
     }
 }

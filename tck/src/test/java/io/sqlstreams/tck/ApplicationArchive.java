@@ -16,7 +16,9 @@ import org.jboss.shrinkwrap.api.importer.ExplodedImporter;
 import org.jboss.shrinkwrap.api.importer.ZipImporter;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.slf4j.LoggerFactory;
 
+import com.cronutils.parser.CronParser;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.jakarta.SqlStreamsExtension;
 import io.sqlstreams.tck.deployment.Journal;
@@ -24,7 +26,8 @@ import io.sqlstreams.tck.deployment.Payment;
 
 /**
  * A test application as a user would ship it: its beans in {@code WEB-INF/classes}, its group declarations in
- * {@code META-INF/microprofile-config.properties}, and the sqlstreams api and extension jars in {@code WEB-INF/lib}.
+ * {@code META-INF/microprofile-config.properties}, and the sqlstreams api and extension jars with the extension's
+ * runtime dependencies (cron-utils and its SLF4J API) in {@code WEB-INF/lib}.
  */
 public final class ApplicationArchive {
     private ApplicationArchive() {
@@ -36,7 +39,8 @@ public final class ApplicationArchive {
                 .addPackage(beans)
                 .addAsResource(new StringAsset(properties(config)), "META-INF/microprofile-config.properties")
                 .addAsLibraries(library("sqlstreams-api.jar", SqlStreams.class),
-                        library("sqlstreams-extension.jar", SqlStreamsExtension.class));
+                        library("sqlstreams-extension.jar", SqlStreamsExtension.class),
+                        library("cron-utils.jar", CronParser.class), library("slf4j-api.jar", LoggerFactory.class));
     }
 
     /**

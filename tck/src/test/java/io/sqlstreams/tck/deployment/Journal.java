@@ -19,7 +19,7 @@ import jakarta.inject.Inject;
 /**
  * Where a deployment's observers write down each call, in a table of the application's sqlstreams schema, so the
  * test client sees from outside the server what ran, how often, on which thread, in which deployment, when,
- * whether it succeeded, and under which timeout.
+ * whether it succeeded, under which timeout, and for which due time ({@link MessageMeta#scheduledAt()}).
  */
 @ApplicationScoped
 public class Journal {
@@ -43,7 +43,7 @@ public class Journal {
         return "CREATE TABLE IF NOT EXISTS " + schema + "." + TABLE + " (message_id bigint NOT NULL,"
                 + " payment_order text NOT NULL, message_key text, thread text NOT NULL, deployment text NOT NULL,"
                 + " started_at timestamptz NOT NULL, ran_at timestamptz NOT NULL, succeeded boolean NOT NULL,"
-                + " timeout_ms bigint NOT NULL)";
+                + " timeout_ms bigint NOT NULL, scheduled_at timestamptz NOT NULL)";
     }
 
     /** Every row in the order the calls ended. */
@@ -64,7 +64,7 @@ public class Journal {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement insert = connection.prepareStatement("INSERT INTO " + schema + "." + TABLE
                      + " (message_id, payment_order, message_key, thread, deployment, started_at, ran_at, succeeded,"
-                     + " timeout_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                     + " timeout_ms, scheduled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             insert.setLong(1, meta.messageId());
             insert.setString(2, payment.order());
             insert.setString(3, meta.messageKey());
@@ -74,6 +74,7 @@ public class Journal {
             insert.setTimestamp(7, Timestamp.from(ended));
             insert.setBoolean(8, succeeded);
             insert.setLong(9, meta.options().timeout().toMillis());
+            insert.setTimestamp(10, Timestamp.from(meta.scheduledAt()));
             insert.executeUpdate();
         }
     }
