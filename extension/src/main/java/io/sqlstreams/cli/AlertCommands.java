@@ -8,8 +8,6 @@ import io.sqlstreams.Alert;
 import io.sqlstreams.AlertHandle;
 import io.sqlstreams.AlertsHandle;
 import io.sqlstreams.Quoting;
-import jakarta.json.Json;
-import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -87,14 +85,10 @@ final class AlertCommands {
         @Override
         int run(Output output, Installation installation) {
             List<Alert> reports = alert.readAlert(this, installation, handle -> handle.history(limit));
-            if (output.json()) {
-                JsonArrayBuilder array = Json.createArrayBuilder();
-                reports.forEach(report -> array.add(AlertFormats.REPORT.json().apply(report)));
-                output.json(array.build());
-            } else if (reports.isEmpty()) {
+            if (reports.isEmpty() && !output.json()) {
                 err().println(alert.noReport());
             } else {
-                output.table(AlertFormats.REPORT.table(reports));
+                output.rows(AlertFormats.REPORT, reports);
             }
             return reports.isEmpty() ? ExitCodes.ABSENT : ExitCodes.OK;
         }

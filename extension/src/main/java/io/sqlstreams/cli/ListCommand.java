@@ -2,9 +2,6 @@ package io.sqlstreams.cli;
 
 import java.util.List;
 
-import jakarta.json.Json;
-import jakarta.json.JsonArrayBuilder;
-
 /** A {@code list} verb: a table, names only with {@code --quiet}, or a JSON array. An empty list succeeds. */
 abstract class ListCommand<R> extends RowCommand<R> {
     ListCommand(RowFormat<R> format) {
@@ -20,12 +17,8 @@ abstract class ListCommand<R> extends RowCommand<R> {
         RowFormat<R> format = format();
         if (quiet()) {
             rows.forEach(row -> output.line(format.name().apply(row)));
-        } else if (output.json()) {
-            JsonArrayBuilder array = Json.createArrayBuilder();
-            rows.forEach(row -> array.add(format.json().apply(row)));
-            output.json(array.build());
         } else {
-            output.table(format.table(rows));
+            output.rows(format, rows);
         }
         return ExitCodes.OK;
     }

@@ -2,8 +2,10 @@ package io.sqlstreams.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 
 import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonGenerator;
 
@@ -29,6 +31,17 @@ final class Output {
         }
         out.println(text);
         out.flush();
+    }
+
+    /** Rows as a JSON array of their objects, or as their list table. */
+    <R> void rows(RowFormat<R> format, List<R> rows) {
+        if (json()) {
+            JsonArrayBuilder array = Json.createArrayBuilder();
+            rows.forEach(row -> array.add(format.json().apply(row)));
+            json(array.build());
+        } else {
+            table(format.table(rows));
+        }
     }
 
     void table(TextTable table) {
