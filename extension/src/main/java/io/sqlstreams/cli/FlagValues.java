@@ -7,8 +7,8 @@ import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.engine.codec.DurationText;
 
 /**
- * Option values typed as text and parsed here, so a bad one is SQL0108 naming its flag (exit 2) rather than
- * picocli's own complaint. An absent flag reads as null: the library's default.
+ * Option values typed as text and parsed here, or checked here, so a bad one is SQL0108 naming its flag (exit 2)
+ * rather than picocli's own complaint. An absent flag reads as null: the library's default.
  */
 final class FlagValues {
     private FlagValues() {
@@ -16,6 +16,14 @@ final class FlagValues {
 
     static Duration duration(String flag, String text) {
         return text == null ? null : DurationText.parse(flag, text);
+    }
+
+    /** SQL0108 naming {@code flag} unless {@code value} is at least 1. */
+    static void positive(String flag, int value) {
+        if (value < 1) {
+            throw new InvalidConfigurationException(List.of(
+                    new InvalidConfigurationException.Violation(flag, value, "must be positive")));
+        }
     }
 
     static Long wholeNumber(String flag, String text) {

@@ -65,7 +65,7 @@ final class MetricCommands {
                     JsonObject fields = SeriesFormat.measurement(measurement);
                     table.row(measurement.name(), measurement.kind().wireName(),
                             SeriesFormat.unitCell(fields.get("unit")),
-                            SeriesFormat.attributesCell(fields.getJsonObject("attributes")),
+                            TextTable.pairs(fields.getJsonObject("attributes")),
                             TextTable.cell(fields.get("value")), measurement.at().toString());
                 }
                 output.table(table);
@@ -94,7 +94,7 @@ final class MetricCommands {
         TextTable table(JsonArray series) {
             TextTable table = TextTable.withHeaders("ATTRIBUTES", "VALUE", "AT");
             for (JsonObject entry : series.getValuesAs(JsonObject.class)) {
-                table.row(SeriesFormat.attributesCell(entry.getJsonObject("attributes")),
+                table.row(TextTable.pairs(entry.getJsonObject("attributes")),
                         TextTable.cell(entry.get("value")), TextTable.cell(entry.get("at")));
             }
             return table;
@@ -112,7 +112,7 @@ final class MetricCommands {
 
         @Override
         void checkOptions() {
-            SeriesSelection.positive("--limit", limit);
+            FlagValues.positive("--limit", limit);
         }
 
         @Override
@@ -130,7 +130,7 @@ final class MetricCommands {
             TextTable table = TextTable.withHeaders("ATTRIBUTES", "AT", "VALUE");
             for (JsonObject entry : series.getValuesAs(JsonObject.class)) {
                 for (JsonObject measurement : entry.getJsonArray("measurements").getValuesAs(JsonObject.class)) {
-                    table.row(SeriesFormat.attributesCell(entry.getJsonObject("attributes")),
+                    table.row(TextTable.pairs(entry.getJsonObject("attributes")),
                             TextTable.cell(measurement.get("at")),
                             TextTable.cell(measurement.get("value")));
                 }
@@ -175,7 +175,7 @@ final class MetricCommands {
             } else {
                 err().println("no retained series of metric " + Quoting.quote(selection.name())
                         + (filter.attributes().isEmpty() ? "" : " with "
-                        + SeriesFormat.attributesCell(SeriesFormat.attributes(filter.attributes()))));
+                        + TextTable.pairs(SeriesFormat.attributes(filter.attributes()))));
             }
             return exists ? ExitCodes.OK : ExitCodes.ABSENT;
         }

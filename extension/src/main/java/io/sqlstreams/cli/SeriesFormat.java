@@ -2,7 +2,6 @@ package io.sqlstreams.cli;
 
 import java.math.BigDecimal;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import io.sqlstreams.Measurement;
 import jakarta.json.Json;
@@ -43,13 +42,6 @@ final class SeriesFormat {
     static BigDecimal value(Measurement measurement) {
         BigDecimal value = BigDecimal.valueOf(measurement.value()).stripTrailingZeros();
         return value.scale() < 0 ? value.setScale(0) : value;
-    }
-
-    /** Attributes in a table cell: {@code queue=invoices,region=eu}, or {@value TextTable#NONE} for none. */
-    static String attributesCell(JsonObject attributes) {
-        return attributes.isEmpty() ? TextTable.NONE : attributes.entrySet().stream()
-                .map(attribute -> attribute.getKey() + "=" + TextTable.cell(attribute.getValue()))
-                .collect(Collectors.joining(","));
     }
 
     /** A unit in a table cell; {@value TextTable#NONE} for a dimensionless metric or an unknown one. */

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.sqlstreams.Code;
-import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.MetricFilter;
 import io.sqlstreams.Quoting;
 import io.sqlstreams.SqlStreamsException;
@@ -37,16 +36,8 @@ final class SeriesSelection {
     }
 
     MetricFilter filter() {
-        positive("--series-limit", seriesLimit);
+        FlagValues.positive("--series-limit", seriesLimit);
         return MetricFilter.all().named(name).withAttributes(attributes()).limit(seriesLimit);
-    }
-
-    /** SQL0108 unless {@code value} is at least 1. */
-    static void positive(String option, int value) {
-        if (value < 1) {
-            throw new InvalidConfigurationException(List.of(
-                    new InvalidConfigurationException.Violation(option, value, "must be positive")));
-        }
     }
 
     private Map<String, String> attributes() {

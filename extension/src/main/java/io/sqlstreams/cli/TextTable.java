@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -37,6 +38,13 @@ final class TextTable {
             return NONE;
         }
         return value instanceof JsonString text ? text.getString() : value.toString();
+    }
+
+    /** An object's fields in one cell: {@code queue=invoices,region=eu}, or {@value #NONE} for none. */
+    static String pairs(JsonObject object) {
+        return object.isEmpty() ? NONE : object.entrySet().stream()
+                .map(field -> field.getKey() + "=" + cell(field.getValue()))
+                .collect(Collectors.joining(","));
     }
 
     TextTable row(List<String> cells) {
