@@ -103,11 +103,7 @@ final class AlertCommands {
         @Override
         int run(Output output, Installation installation) {
             JsonObject snapshot = AlertFormats.snapshot(alert.readAlert(this, installation, AlertHandle::snapshot));
-            if (output.json()) {
-                output.json(snapshot);
-            } else {
-                output.table(TextTable.fields(snapshot));
-            }
+            output.object(snapshot);
             return ExitCodes.OK;
         }
     }

@@ -53,12 +53,7 @@ final class ExplainCommand implements Callable<Integer> {
                     + ": codes run from " + Code.values()[0].id() + " to " + Code.values()[Code.values().length - 1].id());
             return ExitCodes.ABSENT;
         }
-        JsonObject entry = entry(found.get());
-        if (output.json()) {
-            output.json(entry);
-        } else {
-            output.table(TextTable.fields(entry));
-        }
+        output.object(entry(found.get()));
         return ExitCodes.OK;
     }
 

@@ -62,11 +62,7 @@ final class MaintenanceCommands {
         int run(Output output, Installation installation) {
             JsonObject snapshot = json(stream, action.apply(worker.of(installation.client().stream(stream,
                     Object.class))));
-            if (output.json()) {
-                output.json(snapshot);
-            } else {
-                output.table(TextTable.fields(snapshot));
-            }
+            output.object(snapshot);
             return ExitCodes.OK;
         }
     }

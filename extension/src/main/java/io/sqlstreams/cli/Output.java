@@ -5,7 +5,7 @@ import java.io.StringWriter;
 import java.util.List;
 
 import jakarta.json.Json;
-import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.json.stream.JsonGenerator;
 
@@ -33,12 +33,19 @@ final class Output {
         out.flush();
     }
 
+    /** One object: the JSON document, or its fields one a line. */
+    void object(JsonObject object) {
+        if (json()) {
+            json(object);
+        } else {
+            table(TextTable.fields(object));
+        }
+    }
+
     /** Rows as a JSON array of their objects, or as their list table. */
     <R> void rows(RowFormat<R> format, List<R> rows) {
         if (json()) {
-            JsonArrayBuilder array = Json.createArrayBuilder();
-            rows.forEach(row -> array.add(format.json().apply(row)));
-            json(array.build());
+            json(format.array(rows));
         } else {
             table(format.table(rows));
         }

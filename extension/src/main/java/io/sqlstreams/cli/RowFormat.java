@@ -11,6 +11,8 @@ import io.sqlstreams.Consumer;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.codec.DurationText;
 import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -49,6 +51,13 @@ record RowFormat<R>(Function<R, String> name, Function<R, JsonObject> json, List
 
     RowFormat(Function<R, String> name, Function<R, JsonObject> json, List<String> listColumns) {
         this(name, json, listColumns, Map.of());
+    }
+
+    /** The rows as a JSON array of their objects. */
+    JsonArray array(List<R> rows) {
+        JsonArrayBuilder array = Json.createArrayBuilder();
+        rows.forEach(row -> array.add(json.apply(row)));
+        return array.build();
     }
 
     /** The list table: a header of upper-cased column names, then one row per item. */
