@@ -4,7 +4,9 @@ package io.sqlstreams.cli;
 final class ExitCodes {
     /** The command did what it was asked; an empty list is a success. */
     static final int OK = 0;
-    /** The stream, consumer group, stream worker, installation or diagnostic code asked for is not there. */
+    /**
+     * The stream, consumer group, schedule, stream worker, installation or diagnostic code asked for is not there.
+     */
     static final int ABSENT = 1;
     /**
      * The command line is wrong: unknown flag, missing argument, invalid name or attribute, a limit below 1,

@@ -28,11 +28,16 @@ abstract class GetCommand<R> extends RowCommand<R> {
         if (output.json()) {
             output.json(row.<JsonValue>map(format().json()).orElse(JsonValue.NULL));
         } else if (row.isPresent()) {
-            output.table(format().fields(row.get()));
+            printText(output, row.get());
         } else {
             err().println(absence());
         }
         return exitCode(row);
+    }
+
+    /** Prints a present row as text: its fields, one a line. */
+    void printText(Output output, R row) {
+        output.table(format().fields(row));
     }
 
     private static int exitCode(Optional<?> row) {

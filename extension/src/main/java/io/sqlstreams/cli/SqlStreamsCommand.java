@@ -18,10 +18,11 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "sqlstreams", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
         versionProvider = SqlStreamsCommand.Version.class,
         description = "Reads and explains a sqlstreams installation in PostgreSQL, registers, migrates and destroys"
-                + " it, switches its streams' maintenance workers, reads its retained metrics, and runs its system"
-                + " manager.",
+                + " it, switches its streams' maintenance workers, reads, runs and switches its schedules, reads its"
+                + " retained metrics, and runs its system manager.",
         subcommands = {StreamCommands.class, ConsumerCommands.class, SystemCommands.class, MigrateCommands.class,
-                MetricCommands.class, AlertCommands.class, ManagerCommands.class, ExplainCommand.class})
+                MetricCommands.class, AlertCommands.class, ScheduleCommands.class, ManagerCommands.class,
+                ExplainCommand.class})
 final class SqlStreamsCommand {
     static final String URL_VARIABLE = "SQLSTREAMS_URL";
     static final String SCHEMA_VARIABLE = "SQLSTREAMS_SCHEMA";
