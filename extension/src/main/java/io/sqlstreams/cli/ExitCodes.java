@@ -8,6 +8,8 @@ final class ExitCodes {
      * The stream, consumer group, schedule, stream worker, installation or diagnostic code asked for is not there.
      */
     static final int ABSENT = 1;
+    /** The operator did not confirm a destroy at its prompt: nothing was changed. */
+    static final int DECLINED = 1;
     /**
      * The command line is wrong: unknown flag, missing argument, invalid name or attribute, a limit below 1,
      * {@code --quiet} with JSON.

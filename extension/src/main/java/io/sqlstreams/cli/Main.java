@@ -6,6 +6,6 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(SqlStreamsCli.commandLine(System.getenv()).execute(args));
+        System.exit(SqlStreamsCli.commandLine(System.getenv(), Prompt.of(System.console())).execute(args));
     }
 }

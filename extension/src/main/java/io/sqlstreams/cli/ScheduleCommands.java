@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
         + " destroy one.",
         subcommands = {ScheduleCommands.ListSchedules.class, ScheduleCommands.GetSchedule.class,
                 ScheduleCommands.Status.class, ScheduleCommands.Messages.class, ScheduleCommands.Suspend.class,
-                ScheduleCommands.Unsuspend.class, ScheduleCommands.Run.class})
+                ScheduleCommands.Unsuspend.class, ScheduleCommands.Run.class, ScheduleCommands.Destroy.class})
 final class ScheduleCommands {
     private ScheduleCommands() {
     }
@@ -247,6 +247,55 @@ final class ScheduleCommands {
                     .add("duplicate", produced.duplicate())
                     .build());
             return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "destroy", description = "Delete the schedule; the messages it produced stay in its stream."
+            + " Asks for the schedule's name to be typed unless --yes, which a run without a terminal or with"
+            + " --output json needs.")
+    static final class Destroy extends InstallationCommand {
+        @Mixin
+        private OneSchedule schedule;
+
+        @Option(names = {"-y", "--yes"}, description = "destroy without asking")
+        private boolean yes;
+
+        @Override
+        int run(Output output, Installation installation) {
+            Prompt prompt = SqlStreamsCommand.of(spec()).prompt();
+            if (!yes && output.json()) {
+                throw usageError("--output json needs --yes: a run that prints JSON cannot ask for a confirmation");
+            }
+            if (!yes && !prompt.available()) {
+                throw usageError("no terminal to confirm on: pass --yes to destroy without asking");
+            }
+            String quoted = Quoting.quote(schedule.name());
+            boolean destroyed = schedule.apply(installation, handle -> {
+                if (!yes && !confirmed(handle, prompt)) {
+                    return false;
+                }
+                handle.destroy();
+                return true;
+            });
+            if (!destroyed) {
+                err().println("schedule " + quoted + " was not destroyed: the name typed did not match");
+                return ExitCodes.DECLINED;
+            }
+            if (output.json()) {
+                output.json(Json.createObjectBuilder().add("schedule", schedule.name()).add("destroyed", true)
+                        .build());
+            } else {
+                output.line("destroyed schedule " + quoted + "; its messages stay in its stream");
+            }
+            return ExitCodes.OK;
+        }
+
+        /** Whether the operator typed the schedule's name; SQL0013 before asking when it is not registered. */
+        private boolean confirmed(SchedulerHandle handle, Prompt prompt) {
+            Schedule doomed = handle.get();
+            return prompt.ask("destroy schedule " + Quoting.quote(doomed.name()) + " (" + doomed.expression()
+                    + " on stream " + Quoting.quote(doomed.stream()) + ")? Its messages stay. Type its name to"
+                    + " confirm: ").filter(doomed.name()::equals).isPresent();
         }
     }
 }

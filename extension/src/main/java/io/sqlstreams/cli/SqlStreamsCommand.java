@@ -28,6 +28,7 @@ final class SqlStreamsCommand {
     static final String SCHEMA_VARIABLE = "SQLSTREAMS_SCHEMA";
 
     private final Map<String, String> environment;
+    private final Prompt prompt;
 
     @Option(names = "--url", paramLabel = "URL", scope = ScopeType.INHERIT,
             description = "PostgreSQL URL: jdbc:postgresql://host:port/db?user=… or postgres://user:password@host/db"
@@ -43,8 +44,9 @@ final class SqlStreamsCommand {
             description = "text (aligned tables, the default) or json")
     private OutputFormat output = OutputFormat.TEXT;
 
-    SqlStreamsCommand(Map<String, String> environment) {
+    SqlStreamsCommand(Map<String, String> environment, Prompt prompt) {
         this.environment = Map.copyOf(environment);
+        this.prompt = prompt;
     }
 
     /** The root command of the tree {@code command} belongs to. */
@@ -82,6 +84,11 @@ final class SqlStreamsCommand {
             throw new ParameterException(command.commandLine(), "--quiet and --output json cannot be combined");
         }
         return output(command);
+    }
+
+    /** Where this run asks the operator to confirm a destroy. */
+    Prompt prompt() {
+        return prompt;
     }
 
     private String chosenUrl() {

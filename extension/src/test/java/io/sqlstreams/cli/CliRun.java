@@ -1,5 +1,6 @@
 package io.sqlstreams.cli;
 
+import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -17,13 +18,28 @@ import picocli.CommandLine;
 /** One in-process run of the tool: its exit code and everything it printed. */
 record CliRun(int exitCode, String out, String err) {
 
-    /** Runs {@code args} with {@code environment} as the process environment. */
+    /** Runs {@code args} with {@code environment} as the process environment, without a terminal. */
     static CliRun run(Map<String, String> environment, String... args) {
+        return execute(environment, null, args);
+    }
+
+    /**
+     * Runs {@code args} as from a terminal where the operator types {@code typed} (lines) at any prompt; the
+     * prompts go to standard error.
+     */
+    static CliRun typing(String typed, Map<String, String> environment, String... args) {
+        return execute(environment, typed, args);
+    }
+
+    private static CliRun execute(Map<String, String> environment, String typed, String[] args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = SqlStreamsCli.commandLine(environment);
+        PrintWriter errWriter = new PrintWriter(err, true);
+        Prompt prompt = typed == null ? Prompt.NONE
+                : new Prompt(new BufferedReader(new StringReader(typed)), errWriter);
+        CommandLine cli = SqlStreamsCli.commandLine(environment, prompt);
         cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
+        cli.setErr(errWriter);
         int exitCode = cli.execute(args);
         return new CliRun(exitCode, out.toString(), err.toString());
     }

@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -32,6 +33,7 @@ import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.TestDatabase;
+import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -314,6 +316,77 @@ class ScheduleCommandsTest {
     }
 
     @Test
+    void destroyWithoutYesIsRefusedWithoutATerminalAndWithJson() {
+        client.scheduler("kept-report").register(STREAM, "@daily", new Report("kept"), null);
+
+        CliRun noTerminal = CliRun.run(environment, "schedule", "destroy", "kept-report");
+        CliRun json = CliRun.typing("kept-report\n", environment, "schedule", "destroy", "kept-report", "-o", "json");
+
+        assertThat(List.of(noTerminal, json)).extracting(CliRun::exitCode).containsOnly(ExitCodes.USAGE);
+        assertThat(noTerminal.out() + json.out()).isEmpty();
+        assertThat(noTerminal.errLines()).singleElement().asString()
+                .startsWith("usage: no terminal to confirm on: pass --yes to destroy without asking");
+        assertThat(json.errLines()).singleElement().asString().startsWith("usage: --output json needs --yes");
+        assertThat(client.scheduler("kept-report").get().name()).isEqualTo("kept-report");
+        client.scheduler("kept-report").destroy();
+    }
+
+    @Test
+    void destroyYesDeletesTheScheduleAndKeepsItsMessages() {
+        client.scheduler("doomed-report").register(STREAM, "@daily", new Report("doomed"), null);
+        client.scheduler("doomed-json").register(STREAM, "@daily", new Report("doomed"), null);
+        long produced = client.scheduler("doomed-report").run(null).id();
+
+        CliRun text = CliRun.run(environment, "schedule", "destroy", "doomed-report", "--yes");
+        CliRun json = CliRun.run(environment, "schedule", "destroy", "-y", "doomed-json", "-o", "json");
+
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.outLines()).containsExactly(
+                "destroyed schedule \"doomed-report\"; its messages stay in its stream");
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        assertThat(json.json().asJsonObject()).isEqualTo(Json.createObjectBuilder().add("schedule", "doomed-json")
+                .add("destroyed", true).build());
+        for (String gone : List.of("doomed-report", "doomed-json")) {
+            assertThat(CliRun.run(environment, "schedule", "get", "-q", gone).exitCode()).as(gone)
+                    .isEqualTo(ExitCodes.ABSENT);
+        }
+        assertThat(concurrencyOf(produced)).as("the message stays").isEqualTo("parallel");
+    }
+
+    @Test
+    void onATerminalOnlyTheTypedNameConfirmsADestroy() {
+        client.scheduler("typed-report").register(STREAM, "@daily", new Report("typed"), null);
+
+        CliRun wrong = CliRun.typing("typed\n", environment, "schedule", "destroy", "typed-report");
+        CliRun nothing = CliRun.typing("", environment, "schedule", "destroy", "typed-report");
+        assertThat(client.scheduler("typed-report").get().name()).isEqualTo("typed-report");
+        CliRun typed = CliRun.typing(" typed-report \n", environment, "schedule", "destroy", "typed-report");
+
+        assertThat(List.of(wrong, nothing)).extracting(CliRun::exitCode).containsOnly(ExitCodes.DECLINED);
+        assertThat(wrong.out() + nothing.out()).isEmpty();
+        assertThat(wrong.err()).isEqualTo("destroy schedule \"typed-report\" (@daily on stream \"" + STREAM
+                + "\")? Its messages stay. Type its name to confirm: "
+                + "schedule \"typed-report\" was not destroyed: the name typed did not match\n");
+        assertThat(nothing.err()).isEqualTo(wrong.err());
+        assertThat(typed.exitCode()).as(typed.err()).isZero();
+        assertThat(typed.outLines()).containsExactly(
+                "destroyed schedule \"typed-report\"; its messages stay in its stream");
+        assertThat(CliRun.run(environment, "schedule", "get", "-q", "typed-report").exitCode())
+                .isEqualTo(ExitCodes.ABSENT);
+    }
+
+    @Test
+    void destroyOfAnAbsentScheduleIsSql0013BeforeAnyQuestion() {
+        CliRun yes = CliRun.run(environment, "schedule", "destroy", "weekly-missing", "--yes", "-o", "json");
+        CliRun asked = CliRun.typing("weekly-missing\n", environment, "schedule", "destroy", "weekly-missing");
+
+        assertThat(List.of(yes, asked)).extracting(CliRun::exitCode).containsOnly(ExitCodes.ABSENT);
+        assertThat(yes.out() + asked.out()).isEmpty();
+        assertThat(yes.errLines()).containsExactly("SQL0013 schedule \"weekly-missing\" is not registered");
+        assertThat(asked.err()).isEqualTo(yes.err());
+    }
+
+    @Test
     void everyVerbOfAnAbsentScheduleIsSql0013WithExitOne() {
         for (String verb : List.of("status", "messages", "suspend", "unsuspend", "run")) {
             CliRun text = CliRun.run(environment, "schedule", verb, "weekly-missing");
@@ -329,8 +402,11 @@ class ScheduleCommandsTest {
 
     @Test
     void anInvalidNameIsAUsageErrorWithItsCode() {
-        for (String verb : List.of("get", "status", "messages", "suspend", "unsuspend", "run")) {
-            CliRun run = CliRun.run(environment, "schedule", verb, "bad name!", "-o", "json");
+        for (String verb : List.of("get", "status", "messages", "suspend", "unsuspend", "run", "destroy --yes")) {
+            List<String> args = new ArrayList<>(List.of(("schedule " + verb).split(" ")));
+            args.addAll(List.of("bad name!", "-o", "json"));
+
+            CliRun run = CliRun.run(environment, args.toArray(String[]::new));
 
             assertThat(run.exitCode()).as(verb).isEqualTo(ExitCodes.USAGE);
             assertThat(run.out()).as(verb).isEmpty();
