@@ -90,7 +90,8 @@ final class ScheduleCommands {
         @Mixin
         private OneSchedule schedule;
 
-        @Option(names = "--messages", description = "also list its newest messages, at most --limit (see 'schedule messages')")
+        @Option(names = "--messages",
+                description = "also list its newest messages, at most --limit (see 'schedule messages')")
         private boolean messages;
 
         @Mixin
@@ -105,6 +106,7 @@ final class ScheduleCommands {
             if (!messages && spec().commandLine().getParseResult().hasMatchedOption(MessageLimit.FLAG)) {
                 throw usageError(MessageLimit.FLAG + " needs --messages");
             }
+            // the limit is checked first, so a bad one is a usage error even for an absent schedule
             int newest = messages ? limit.checked() : 0;
             return schedule.apply(installation, handle -> registered(handle).map(found -> new ScheduleFormats.Detail(
                     found, messages ? handle.messages(newest) : null)));
