@@ -15,7 +15,7 @@ import java.time.Instant;
  * @param nextScheduledAt  the next due time it will produce for
  * @param lastScheduledAt  the due time of its newest scheduled message; null before the first
  * @param createdAt        when it was first registered
- * @param updatedAt        when its declaration last changed
+ * @param updatedAt        when its row last changed: a differing declaration, a suspension or an unsuspension
  */
 public record Schedule(String name, String stream, String expression, boolean suspended, int schemaVersion,
                        String payload, SchedulerConfig config, Instant nextScheduledAt, Instant lastScheduledAt,

@@ -20,7 +20,8 @@ public record ScheduleRunOptions(Concurrency concurrency) {
     /** @throws InvalidConfigurationException (SQL0108) for {@link Concurrency#ORDERED} */
     public void validate() {
         Violations violations = new Violations();
-        violations.require(concurrency != Concurrency.ORDERED, "scheduleRunOptions.concurrency", concurrency,
+        violations.require(concurrency != Concurrency.ORDERED, "scheduleRunOptions.concurrency",
+                concurrency == null ? null : concurrency.wireName(),
                 "must be parallel or exclusive");
         violations.throwIfAny();
     }

@@ -58,7 +58,8 @@ public record SchedulerConfig(Duration timeout, Concurrency concurrency, String 
         violations.require(timeout == null || !timeout.isNegative(), "schedulerConfig.timeout", timeout,
                 "must be positive (zero means the default)");
         violations.atMost("schedulerConfig.timeout", timeout, Limits.LONGEST_TIMING);
-        violations.require(concurrency != Concurrency.ORDERED, "schedulerConfig.concurrency", concurrency,
+        violations.require(concurrency != Concurrency.ORDERED, "schedulerConfig.concurrency",
+                concurrency == null ? null : concurrency.wireName(),
                 "must be parallel or exclusive: a schedule's runs have no order to keep");
         violations.throwIfAny();
     }

@@ -112,6 +112,8 @@ class DurationBoundsTest {
                         .builder().manager(new ManagerConfig(value, null, null, null)).build()::validate),
                 new Field(ManagerConfig.class, "instanceLogTtl", "manager.instanceLogTtl", AGE, value -> ClientConfig
                         .builder().manager(new ManagerConfig(null, value, null, null)).build()::validate),
+                new Field(SchedulerConfig.class, "timeout", "schedulerConfig.timeout", TIMING,
+                        value -> new SchedulerConfig(value, null, null)::validate),
                 new Field(SystemConfig.class, "managerPollRate", "managerPollRate", TIMING,
                         value -> new SystemConfig(value)::validate),
                 new Field(SystemConfig.class, "metricCollectorPollRate", "metricCollectorPollRate", TIMING,

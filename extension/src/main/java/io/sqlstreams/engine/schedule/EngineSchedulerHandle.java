@@ -123,6 +123,7 @@ public final class EngineSchedulerHandle implements SchedulerHandle {
 
     @Override
     public List<ScheduledMessage> messages(int limit) {
+        checkName();
         if (limit < 1) {
             throw new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation("limit",
                     limit, "must be at least 1")));

@@ -81,7 +81,7 @@ class ScheduleSettingsTest {
                 "SQL0109 sqlstreams.schedules.\"bad name!\".stream: invalid schedule name \"bad name!\": " + nameRule,
                 "SQL0108 " + NIGHTLY + "expression: '@every 30s' has times only 30s apart; schedules need at least"
                         + " 1 minute between times",
-                "SQL0108 " + NIGHTLY + "concurrency: 'ORDERED' must be parallel or exclusive: a schedule's runs have"
+                "SQL0108 " + NIGHTLY + "concurrency: 'ordered' must be parallel or exclusive: a schedule's runs have"
                         + " no order to keep",
                 "SQL0108 " + NIGHTLY + "payload: is not the JSON of a " + Report.class.getName()
                         + ": Unexpected state: END_ARRAY",
