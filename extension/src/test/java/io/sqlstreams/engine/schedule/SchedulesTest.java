@@ -13,10 +13,14 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.sqlstreams.ClientConfig;
@@ -295,6 +299,54 @@ class SchedulesTest extends EngineTestBase {
                 () -> client.scheduler("never").messages(5))) {
             assertThatThrownBy(read::run).isInstanceOfSatisfying(SqlStreamsException.class,
                     e -> assertThat(e.code().id()).isEqualTo("SQL0013"));
+        }
+    }
+
+    /**
+     * The producer writes the due message A under the schedule's concurrency and its handler outlives the next
+     * message B (a run, under the same concurrency): exclusive, B is deferred until A returns; parallel, B runs
+     * while A still does.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Concurrency.class, names = {"EXCLUSIVE", "PARALLEL"})
+    void aRunThatOutlivesTheNextOneHoldsItBackOnlyWhenExclusive(Concurrency concurrency) throws Exception {
+        String name = "overlap-" + concurrency.wireName();
+        StreamHandle<Report> stream = stream(name, DeliveryLogMode.ALL);
+        SchedulerHandle schedule = client.scheduler(name);
+        schedule.register(name, "* * * * *", new Report("long"), SchedulerConfig.defaults()
+                .withConcurrency(concurrency).withTimeout(Duration.ofSeconds(20)));
+        moveCursor(name, "now() - interval '1 minute'");
+        new ScheduleProducer(EngineFixtures.engine(database, logger)).tick();
+        long first = logged(stream.get().orElseThrow().id()).get(0).id();
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        Map<Long, Instant> started = new ConcurrentHashMap<>();
+        Map<Long, Instant> ended = new ConcurrentHashMap<>();
+        try (ConsumerSession session = stream.consumer("runner").register().start(report -> {
+            long id = MessageMeta.current().messageId();
+            started.put(id, Instant.now());
+            if (id == first) {
+                releaseFirst.await();
+            }
+            ended.put(id, Instant.now());
+        }, ConsumeOptions.builder().claimPollRate(Duration.ofMillis(20)).messageConcurrency(4).build())) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> started.containsKey(first));
+            long second = schedule.run(new ScheduleRunOptions(concurrency)).id();
+
+            if (concurrency == Concurrency.EXCLUSIVE) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> schedule.messages(2).get(0).outcomes()
+                        .get("runner") == ScheduledMessage.Outcome.DEFERRED);
+                assertThat(started).as("the second waits while the first runs").doesNotContainKey(second);
+            } else {
+                await().atMost(Duration.ofSeconds(30)).until(() -> started.containsKey(second));
+                assertThat(ended).as("the second ran while the first still did").doesNotContainKey(first);
+            }
+            releaseFirst.countDown();
+            await().atMost(Duration.ofSeconds(30)).until(() -> ended.containsKey(second));
+            if (concurrency == Concurrency.EXCLUSIVE) {
+                assertThat(started.get(second)).isAfterOrEqualTo(ended.get(first));
+            }
+        } finally {
+            releaseFirst.countDown();
         }
     }
 
