@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0147}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0152}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -457,7 +457,22 @@ public enum Code {
             "None if it passes: nothing is lost while the session runs. If it repeats, look at the database's availability; a session that stops while the database is unreachable loses the counts of its last period."),
     SQL0147(Kind.EVENT, Level.WARNING, Recovery.NONE, "AlertEvidenceInsufficient",
             "An alert check found no usable evidence recent enough to judge a stream or the collector: no sample within the maximum gap, or one it cannot read. Nothing was recorded or resolved; the check counts the stream as failed.",
-            "Make sure the metrics collector runs (its completed_timestamp advances) and that the maximum gap is longer than its poll rate.");
+            "Make sure the metrics collector runs (its completed_timestamp advances) and that the maximum gap is longer than its poll rate."),
+    SQL0148(Kind.EVENT, Level.INFO, Recovery.NONE, "DeadLettersRedriven",
+            "An operator redrove dead letters of a consumer group: they run again with a fresh retry budget. The line names the group, the actor, the filter, how many were redriven and the audit row.",
+            "None: watch the group's dead count and backlog. If the same messages die again, fix the cause before the next redrive."),
+    SQL0149(Kind.EVENT, Level.INFO, Recovery.NONE, "DeadLettersDiscarded",
+            "An operator discarded dead letters of a consumer group: they are resolved without running and kept for audit until retention removes their messages. The line names the group, the actor, the filter, how many and the audit row.",
+            "None."),
+    SQL0150(Kind.EVENT, Level.INFO, Recovery.NONE, "ConsumerGroupPaused",
+            "An operator paused a consumer group: its instances stop claiming within their ConfigRefreshInterval, finish what they hold and stay live.",
+            "Resume the group (consumer resume, or the console) when it should run again; its backlog grows meanwhile."),
+    SQL0151(Kind.EVENT, Level.INFO, Recovery.NONE, "ConsumerGroupResumed",
+            "An operator resumed a paused consumer group: its instances claim again within their ConfigRefreshInterval.",
+            "None: the backlog that built up while paused drains."),
+    SQL0152(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "InvalidOperatorRequest",
+            "A dead-letter filter, a page request, a listing limit or an actor given to an operator verb is malformed: an id below 1, a range whose lower end is above its upper end, a text longer than 1,000 characters or holding a NUL character, too many selected ids, or a limit outside 1 to 1,000. Nothing was read or changed.",
+            "Fix the part the message names.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

@@ -56,4 +56,38 @@ public interface ConsumerHandle<T> {
 
     /** The group's alerts (no built-in alert is owned by a group today). No I/O. */
     AlertsHandle alerts();
+
+    /** The group's dead letters: list, count, group by error, redrive, discard. No I/O. */
+    DeadLettersHandle deadLetters();
+
+    /**
+     * The group's ordered message keys whose later messages wait behind an unresolved earlier one (retrying, in
+     * flight or deferred), the longest waits first, at most {@code limit} (1 to {@link PageRequest#MAX_LIMIT},
+     * else SQL0152). A dead message never blocks its key: dead resolves it and its followers run.
+     */
+    List<BlockedKey> blockedKeys(int limit);
+
+    /**
+     * Pauses the group: every instance stops claiming within its ConfigRefreshInterval; what it holds finishes
+     * and commits, and its sessions stay live (health reports them paused). Stored with the group, so it holds
+     * across restarts until {@link #resume}. Logged as SQL0150.
+     *
+     * @param actor who asks for it, recorded as given; null records this client's identity
+     * @return the recorded action, or empty when the group was already paused (nothing is written)
+     */
+    Optional<OperatorAction> pause(String actor);
+
+    /**
+     * Resumes a paused group: its instances claim again within their ConfigRefreshInterval and drain what waited.
+     * Logged as SQL0151.
+     *
+     * @return the recorded action, or empty when the group was not paused (nothing is written)
+     */
+    Optional<OperatorAction> resume(String actor);
+
+    /** The pause in force, or empty when the group is not paused. */
+    Optional<OperatorAction> paused();
+
+    /** The group's audit trail of operator actions, newest first, at most {@code limit} (1 to 1,000). */
+    List<OperatorAction> actions(int limit);
 }

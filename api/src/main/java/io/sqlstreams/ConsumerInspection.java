@@ -16,11 +16,13 @@ import java.util.Map;
  * @param committed        the group's committed cursor
  * @param openLeases       range leases currently held
  * @param exceptions       exception rows by status ({@code ready}, {@code inflight}, {@code deferred},
- *                         {@code dead}, {@code superseded}); absent statuses have no rows
+ *                         {@code dead}, {@code superseded}, {@code discarded}); absent statuses have no rows
+ * @param pause            the pause in force, or null when the group is not paused
  */
 public record ConsumerInspection(Consumer consumer, String declared, ConsumerConfig declaredConfig,
                                  MessageOptions effectiveMessage, MessageOptions effectiveMax, long head,
-                                 long claimed, long committed, int openLeases, Map<String, Long> exceptions) {
+                                 long claimed, long committed, int openLeases, Map<String, Long> exceptions,
+                                 OperatorAction pause) {
 
     public ConsumerInspection {
         exceptions = Map.copyOf(exceptions);
@@ -29,6 +31,11 @@ public record ConsumerInspection(Consumer consumer, String declared, ConsumerCon
     /** Ids beyond the committed cursor up to the head (ids, not messages: gaps and filtered rows count). */
     public long lag() {
         return Math.max(0, head - committed);
+    }
+
+    /** True while an operator has the group paused. */
+    public boolean paused() {
+        return pause != null;
     }
 
     /** Dead-lettered deliveries still retained. */

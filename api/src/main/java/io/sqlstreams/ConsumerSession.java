@@ -24,6 +24,12 @@ public interface ConsumerSession extends AutoCloseable {
     /** True until the session has stopped, gracefully or not. */
     boolean isRunning();
 
+    /**
+     * True while the session's group is paused ({@link ConsumerHandle#pause}) as of its last declaration refresh:
+     * it stays live and claims nothing.
+     */
+    boolean isPaused();
+
     /** Why the session stopped, when it stopped with a failure. */
     Optional<Throwable> failure();
 

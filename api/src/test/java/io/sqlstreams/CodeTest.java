@@ -32,9 +32,9 @@ class CodeTest {
     }
 
     @Test
-    void constantsAreSql0001ToSql0147InOrder() {
+    void constantsAreSql0001ToSql0152InOrder() {
         Code[] codes = Code.values();
-        assertThat(codes).hasSize(147);
+        assertThat(codes).hasSize(152);
         for (int i = 0; i < codes.length; i++) {
             String expected = String.format("SQL%04d", i + 1);
             assertThat(codes[i].name()).isEqualTo(expected);

@@ -12,6 +12,8 @@ public record GroupState(Status status, int restarts, String detail, Instant sin
 
     public enum Status {
         NOT_STARTED, RUNNING, RESTARTING, FAILED, STOPPED, DISABLED,
+        /** running and live, but claiming nothing: an operator paused the group */
+        PAUSED,
         /** running, but its heartbeat is older than InstanceTTL */
         STALLED;
 

@@ -18,8 +18,8 @@ import io.sqlstreams.jakarta.config.GroupSettings;
  * fails, as soon as it has failed (it may still be draining). What a failure means is {@link SessionFailure}'s
  * verdict: a group or stream that no longer exists leaves it FAILED, which liveness reports; a suspended worker
  * leaves it STOPPED, as intended; anything else (a lost instance, a loop that exited, a database failure) heals
- * with a fresh session. A running session whose heartbeat is older than its InstanceTTL is STALLED (liveness
- * DOWN) until its heartbeat resumes.
+ * with a fresh session. A session whose group an operator paused is PAUSED (live, claiming nothing). A running
+ * session whose heartbeat is older than its InstanceTTL is STALLED (liveness DOWN) until its heartbeat resumes.
  */
 final class GroupSupervisor<T> {
     private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
@@ -64,7 +64,8 @@ final class GroupSupervisor<T> {
     /** Called periodically: notices a session that died and restarts it when its backoff has passed. */
     synchronized void check() {
         Instant now = clock.instant();
-        boolean live = state.status() == GroupState.Status.RUNNING || state.status() == GroupState.Status.STALLED;
+        boolean live = state.status() == GroupState.Status.RUNNING || state.status() == GroupState.Status.STALLED
+                || state.status() == GroupState.Status.PAUSED;
         Throwable failure = live ? session.failure().orElse(null) : null;
         if (live && failure == null && session.isRunning()) {
             watchHeartbeat(now);
@@ -92,8 +93,11 @@ final class GroupSupervisor<T> {
         if (silence.compareTo(ttl) > 0) {
             state = new GroupState(GroupState.Status.STALLED, restarts, "no heartbeat for " + silence.toMillis()
                     + " ms (InstanceTTL " + ttl.toMillis() + " ms)", now);
-        } else if (state.status() == GroupState.Status.STALLED) {
-            state = new GroupState(GroupState.Status.RUNNING, restarts, null, now);
+        } else if (session.isPaused() != (state.status() == GroupState.Status.PAUSED)
+                || state.status() == GroupState.Status.STALLED) {
+            state = session.isPaused()
+                    ? new GroupState(GroupState.Status.PAUSED, restarts, "paused by an operator", now)
+                    : new GroupState(GroupState.Status.RUNNING, restarts, null, now);
         }
     }
 

@@ -26,7 +26,8 @@ public class SqlStreamsReadiness implements HealthCheck {
                 .allMatch(state -> state.status() == GroupState.Status.DISABLED)
                 || runtime.databaseReachable(DATABASE_TIMEOUT_SECONDS));
         return HealthReport.of("sqlstreams-ready", ready, runtime.states(),
-                state -> state.status() != GroupState.Status.RUNNING && state.status() != GroupState.Status.DISABLED,
+                state -> state.status() != GroupState.Status.RUNNING && state.status() != GroupState.Status.DISABLED
+                        && state.status() != GroupState.Status.PAUSED,
                 Map.of("manager", runtime.managerState()));
     }
 }

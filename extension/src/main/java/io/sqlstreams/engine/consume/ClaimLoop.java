@@ -19,7 +19,7 @@ import io.sqlstreams.engine.loop.Loop;
  * The claim loop: first puts the group's binding set in place, then keeps the local queue filled with leased
  * ranges, taking room for a batch before each claim. A range's key chains go through the {@link KeyChainGate};
  * everything else, and the chains it admits at once, goes to the queue. Caught up, it waits ClaimPollRate or until
- * a commit on its stream is announced ({@link Loop#wake()}).
+ * a commit on its stream is announced ({@link Loop#wake()}). While the group is paused it claims nothing.
  */
 final class ClaimLoop implements Loop.Body {
     private static final Duration FENCE_RETRY = Duration.ofMillis(10);
@@ -87,6 +87,10 @@ final class ClaimLoop implements Loop.Body {
 
     private void claim(Loop loop) throws InterruptedException {
         Duration pollRate = options.resolvedClaimPollRate();
+        if (config.paused()) {
+            loop.pause(pollRate);
+            return;
+        }
         int want = queue.takeRoom(options.resolvedBatchLimit(), pollRate);
         if (want == 0) {
             return;

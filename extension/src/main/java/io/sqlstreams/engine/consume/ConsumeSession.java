@@ -218,6 +218,11 @@ final class ConsumeSession<T> implements ConsumerSession {
     }
 
     @Override
+    public boolean isPaused() {
+        return config.paused();
+    }
+
+    @Override
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure.get());
     }

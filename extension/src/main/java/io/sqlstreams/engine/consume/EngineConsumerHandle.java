@@ -12,13 +12,16 @@ import io.sqlstreams.engine.alert.RegistrationAlertPass;
 import io.sqlstreams.engine.alert.AlertOwnerLookup;
 import io.sqlstreams.AlertsHandle;
 import io.sqlstreams.BindingHandle;
+import io.sqlstreams.BlockedKey;
 import io.sqlstreams.Code;
 import io.sqlstreams.Consumer;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.ConsumerInspection;
 import io.sqlstreams.ConsumerInstance;
+import io.sqlstreams.DeadLettersHandle;
 import io.sqlstreams.DestroyOptions;
+import io.sqlstreams.OperatorAction;
 import io.sqlstreams.ResourceMetricsHandle;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
@@ -27,8 +30,11 @@ import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.metrics.EngineResourceMetrics;
+import io.sqlstreams.engine.operator.EngineDeadLetters;
+import io.sqlstreams.engine.operator.GroupControls;
 import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.query.GroupQueries;
+import io.sqlstreams.engine.query.OperatorQueries;
 import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.query.WorkerQueries;
 
@@ -43,6 +49,7 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
     private final WorkerQueries workers;
     private final BindingQueries bindings;
     private final StreamQueries streams;
+    private final OperatorQueries operator;
 
     public EngineConsumerHandle(Engine engine, String stream, String name, Class<T> payloadType) {
         this.engine = engine;
@@ -54,6 +61,7 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
         this.workers = new WorkerQueries(engine.sql());
         this.bindings = new BindingQueries(engine.sql());
         this.streams = new StreamQueries(engine.sql());
+        this.operator = new OperatorQueries(engine.sql());
     }
 
     @Override
@@ -140,7 +148,9 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
             GroupQueries.CursorPosition cursor = groups.cursor(connection, owner.id(), consumer.id());
             return new ConsumerInspection(consumer, declared == null ? "{}" : declared, config,
                     config.resolvedMessage(), config.resolvedMessageMax(), cursor.head(), cursor.claimed(),
-                    cursor.committed(), cursor.openLeases(), exceptionCounts(connection, owner.id(), consumer.id()));
+                    cursor.committed(), cursor.openLeases(), exceptionCounts(connection, owner.id(), consumer.id()),
+                    operator.pauseState(connection, consumer.id())
+                            .filter(action -> action.kind() == OperatorAction.Kind.PAUSE).orElse(null));
         });
     }
 
@@ -153,6 +163,40 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
     @Override
     public ResourceMetricsHandle metrics() {
         return EngineResourceMetrics.ofGroup(engine, stream, name);
+    }
+
+    @Override
+    public DeadLettersHandle deadLetters() {
+        return new EngineDeadLetters(engine, stream, name);
+    }
+
+    @Override
+    public List<BlockedKey> blockedKeys(int limit) {
+        return controls().blockedKeys(limit);
+    }
+
+    @Override
+    public Optional<OperatorAction> pause(String actor) {
+        return controls().pause(actor);
+    }
+
+    @Override
+    public Optional<OperatorAction> resume(String actor) {
+        return controls().resume(actor);
+    }
+
+    @Override
+    public Optional<OperatorAction> paused() {
+        return controls().paused();
+    }
+
+    @Override
+    public List<OperatorAction> actions(int limit) {
+        return controls().actions(limit);
+    }
+
+    private GroupControls controls() {
+        return new GroupControls(engine, stream, name);
     }
 
     private Map<String, Long> exceptionCounts(Connection connection, long streamId, long groupId) throws SQLException {

@@ -9,7 +9,10 @@ import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.loop.Loop;
 
-/** The exception loop: one pass of the {@link ExceptionConsumer} after another, a poll period apart when idle. */
+/**
+ * The exception loop: one pass of the {@link ExceptionConsumer} after another, a poll period apart when idle; none
+ * while the group is paused.
+ */
 final class ExceptionLoop<T> implements Loop.Body {
     private final Engine engine;
     private final RegisteredGroup group;
@@ -31,6 +34,10 @@ final class ExceptionLoop<T> implements Loop.Body {
     @Override
     public void pass(Loop loop) throws InterruptedException {
         Duration pollRate = options.resolvedClaimPollRate();
+        if (config.paused()) {
+            loop.pause(pollRate);
+            return;
+        }
         int ran;
         try {
             ConsumerConfig current = config.current();

@@ -10,7 +10,9 @@ public enum DeliveryLogStatus {
     FAILURE("failure"),
     DELAYED("delayed"),
     DEFERRED("deferred"),
-    SUPERSEDED("superseded");
+    SUPERSEDED("superseded"),
+    REDRIVEN("redriven"),
+    DISCARDED("discarded");
 
     private final String column;
 

@@ -29,7 +29,7 @@ public final class ExceptionQueries {
 
     /** The exception queue of one consumer group, and how its stream logs deliveries. */
     public record Queue(long streamId, long groupId, DeliveryLogMode logMode) {
-        boolean logsFailures() {
+        public boolean logsFailures() {
             return logMode != DeliveryLogMode.OFF;
         }
     }

@@ -8,7 +8,8 @@ public enum ExceptionStatus {
     INFLIGHT("inflight"),
     DEFERRED("deferred"),
     DEAD("dead"),
-    SUPERSEDED("superseded");
+    SUPERSEDED("superseded"),
+    DISCARDED("discarded");
 
     private final String column;
 

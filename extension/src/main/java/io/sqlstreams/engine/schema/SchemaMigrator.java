@@ -31,7 +31,8 @@ public final class SchemaMigrator {
             "create_worker_instance", "create_worker_instance_worker_index", "create_worker_instance_expiry_index",
             "create_worker_instance_log", "create_worker_instance_log_worker_index",
             "create_worker_instance_log_expiry_index", "create_schedule_config", "create_schedule_cursor",
-            "create_schedule_cursor_index", "create_migration_log");
+            "create_schedule_cursor_index", "create_consumer_group_action_log",
+            "create_consumer_group_action_log_index", "create_migration_log");
 
     private static final List<String> STREAM_FAMILY = List.of(
             "create_message_log_sequence", "create_message_log", "own_message_log_sequence",

@@ -155,6 +155,22 @@ CREATE TABLE IF NOT EXISTS {schema}.schedule_cursor (
 -- name: create_schedule_cursor_index
 CREATE INDEX IF NOT EXISTS schedule_cursor_next_idx ON {schema}.schedule_cursor (next_scheduled_at)
 
+-- name: create_consumer_group_action_log
+-- The audit trail of operator actions on a group; its newest pause or resume also says whether the group is paused.
+CREATE TABLE IF NOT EXISTS {schema}.consumer_group_action_log (
+    id                BIGSERIAL PRIMARY KEY,
+    consumer_group_id BIGINT NOT NULL REFERENCES {schema}.consumer_group_config (id) ON DELETE CASCADE,
+    action            TEXT NOT NULL CHECK (action IN ('redrive', 'discard', 'pause', 'resume')),
+    actor             TEXT NOT NULL,
+    filter            JSONB NOT NULL DEFAULT '{}',
+    affected          BIGINT NOT NULL DEFAULT 0,
+    acted_at          TIMESTAMPTZ NOT NULL DEFAULT now()
+)
+
+-- name: create_consumer_group_action_log_index
+CREATE INDEX IF NOT EXISTS consumer_group_action_log_group_idx
+    ON {schema}.consumer_group_action_log (consumer_group_id, action, id)
+
 -- name: create_migration_log
 CREATE TABLE IF NOT EXISTS {schema}.migration_log (
     id                     BIGSERIAL PRIMARY KEY,

@@ -90,7 +90,7 @@ SELECT c.id, c.stream_id FROM {schema}.schedule_config c WHERE c.name = :name
 -- fragment: scheduled_outcomes
 -- Each message of the CTE "wanted" (id, created_at, scheduled_at) in every consumer group of the stream: whether it
 -- ran (a success or failure logged), its failed attempts, and its outcome: succeeded or superseded as the delivery
--- log says; failed (dead), deferred or pending while an exception row holds it; pending while the group's committed
+-- log says; failed (dead or discarded), deferred or pending while an exception row holds it; pending while the group's committed
 -- cursor is before it; else, passed without any log row, superseded when it is not its key's compaction head and
 -- the stream logs successes (the claim skips a replaced message without a trace), succeeded otherwise.
 outcomes AS (
@@ -99,7 +99,7 @@ outcomes AS (
            CASE
                WHEN log.succeeded THEN 'succeeded'
                WHEN log.superseded THEN 'superseded'
-               WHEN q.status = 'dead' THEN 'failed'
+               WHEN q.status IN ('dead', 'discarded') THEN 'failed'
                WHEN q.status = 'deferred' THEN 'deferred'
                WHEN q.status IS NOT NULL OR w.id > k.committed THEN 'pending'
                WHEN :logs_successes AND log.ran IS NULL
