@@ -62,7 +62,7 @@ public interface ConsumerHandle<T> {
 
     /**
      * The group's ordered message keys whose later messages wait behind an unresolved earlier one (retrying, in
-     * flight or deferred), the longest waits first, at most {@code limit} (1 to {@link PageRequest#MAX_LIMIT},
+     * flight or deferred), the earliest blocking message first, at most {@code limit} (1 to {@link PageRequest#MAX_LIMIT},
      * else SQL0152). A dead message never blocks its key: dead resolves it and its followers run.
      */
     List<BlockedKey> blockedKeys(int limit);

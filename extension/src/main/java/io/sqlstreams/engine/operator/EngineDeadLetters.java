@@ -37,11 +37,14 @@ public final class EngineDeadLetters implements DeadLettersHandle {
         OperatorRequests.check(filter);
         OperatorRequests.check(page);
         target.checkNames();
-        List<DeadLetter> letters = engine.database().autoCommit("listing the dead letters of " + target.describe(),
+        List<DeadLetter> oneMore = engine.database().autoCommit("listing the dead letters of " + target.describe(),
                 connection -> queries.page(connection, target.resolve(connection), filter, page.beforeId(),
-                        page.limit()));
-        Long next = letters.size() < page.limit() ? null : letters.get(letters.size() - 1).messageId();
-        return new DeadLetterPage(letters, next);
+                        page.limit() + 1));
+        if (oneMore.size() <= page.limit()) {
+            return new DeadLetterPage(oneMore, null);
+        }
+        List<DeadLetter> letters = oneMore.subList(0, page.limit());
+        return new DeadLetterPage(letters, letters.get(letters.size() - 1).messageId());
     }
 
     @Override
