@@ -37,6 +37,23 @@ abstract class InstallationCommand implements Callable<Integer> {
         return new ParameterException(spec.commandLine(), message);
     }
 
+    /**
+     * Where the operator confirms a change that {@code --yes} makes without asking: a usage error, before anything
+     * is read, when the run prints JSON or has no terminal to ask on.
+     *
+     * @param verb what {@code --yes} does, as the refusal names it: {@code destroy}, {@code redrive}, …
+     */
+    Prompt confirmation(Output output, String verb) {
+        if (output.json()) {
+            throw usageError("--output json needs --yes: a run that prints JSON cannot ask for a confirmation");
+        }
+        Prompt prompt = SqlStreamsCommand.of(spec).prompt();
+        if (!prompt.available()) {
+            throw usageError("no terminal to confirm on: pass --yes to " + verb + " without asking");
+        }
+        return prompt;
+    }
+
     @Override
     public final Integer call() {
         SqlStreamsCommand root = SqlStreamsCommand.of(spec);

@@ -264,13 +264,7 @@ final class ScheduleCommands {
 
         @Override
         int run(Output output, Installation installation) {
-            Prompt prompt = SqlStreamsCommand.of(spec()).prompt();
-            if (!yes && output.json()) {
-                throw usageError("--output json needs --yes: a run that prints JSON cannot ask for a confirmation");
-            }
-            if (!yes && !prompt.available()) {
-                throw usageError("no terminal to confirm on: pass --yes to destroy without asking");
-            }
+            Prompt prompt = yes ? Prompt.NONE : confirmation(output, "destroy");
             String quoted = Quoting.quote(schedule.name());
             boolean destroyed = schedule.apply(installation, handle -> {
                 if (!yes && !confirmed(handle, prompt)) {

@@ -1,6 +1,5 @@
 package io.sqlstreams.cli;
 
-import java.io.StringReader;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +12,6 @@ import io.sqlstreams.engine.codec.DurationText;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 
 /**
@@ -62,10 +60,10 @@ final class ScheduleFormats {
                 .add("expression", schedule.expression())
                 .add("suspended", schedule.suspended())
                 .add("schema_version", schedule.schemaVersion())
-                .add("payload", parse(schedule.payload()))
+                .add("payload", StoredJson.parse(schedule.payload()))
                 .add("timeout", DurationText.format(schedule.config().resolvedTimeout()))
                 .add("concurrency", schedule.config().resolvedConcurrency().wireName())
-                .add("metadata", parse(schedule.config().metadata()))
+                .add("metadata", StoredJson.parse(schedule.config().metadata()))
                 .add("next_scheduled_at", time(schedule.nextScheduledAt()))
                 .add("last_scheduled_at", time(schedule.lastScheduledAt()))
                 .add("created_at", time(schedule.createdAt()))
@@ -84,13 +82,6 @@ final class ScheduleFormats {
                 .add("next_id", message.nextId() == null ? JsonValue.NULL : Json.createValue(message.nextId()))
                 .add("next_at", time(message.nextAt()))
                 .build();
-    }
-
-    /** A stored JSON document: a payload may be any JSON value, not only an object. */
-    private static JsonValue parse(String document) {
-        try (JsonReader reader = Json.createReader(new StringReader(document))) {
-            return reader.readValue();
-        }
     }
 
     private static JsonValue time(Instant instant) {
