@@ -8,11 +8,11 @@ final class ExitCodes {
      * The stream, consumer group, schedule, stream worker, installation or diagnostic code asked for is not there.
      */
     static final int ABSENT = 1;
-    /** The operator did not confirm a destroy at its prompt: nothing was changed. */
+    /** The operator did not confirm a destroy, a redrive or a discard at its prompt: nothing was changed. */
     static final int DECLINED = 1;
     /**
      * The command line is wrong: unknown flag, missing argument, invalid name or attribute, a limit below 1,
-     * {@code --quiet} with JSON.
+     * a malformed dead-letter filter (SQL0152), {@code --quiet} with JSON.
      */
     static final int USAGE = 2;
     /** PostgreSQL could not be reached (SQL0110). */

@@ -1,6 +1,8 @@
 package io.sqlstreams.cli;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 
 import io.sqlstreams.InvalidConfigurationException;
@@ -16,6 +18,19 @@ final class FlagValues {
 
     static Duration duration(String flag, String text) {
         return text == null ? null : DurationText.parse(flag, text);
+    }
+
+    /** An ISO-8601 instant such as {@code 2026-12-03T17:00:00Z}; SQL0108 naming {@code flag} for anything else. */
+    static Instant instant(String flag, String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(text.strip());
+        } catch (DateTimeParseException notAnInstant) {
+            throw new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation(flag, text,
+                    "must be an ISO-8601 instant such as 2026-12-03T17:00:00Z")));
+        }
     }
 
     /** SQL0108 naming {@code flag} unless {@code value} is at least 1. */

@@ -1,6 +1,9 @@
 package io.sqlstreams.cli;
 
+import java.util.function.Function;
+
 import io.sqlstreams.ConsumerHandle;
+import io.sqlstreams.Quoting;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.engine.Names;
 import picocli.CommandLine.Parameters;
@@ -24,6 +27,18 @@ final class GroupArguments {
     /** The group's handle; its verbs check both names (SQL0109) except {@code get}, which answers "absent". */
     ConsumerHandle<Object> handle(SqlStreams client) {
         return client.stream(stream, Object.class).consumer(group);
+    }
+
+    /** {@code verb} applied to the group's handle, through a client opened for it. */
+    <T> T apply(Installation installation, Function<ConsumerHandle<Object>, T> verb) {
+        try (SqlStreams client = installation.client()) {
+            return verb.apply(handle(client));
+        }
+    }
+
+    /** The group as error lines and questions name it: {@code consumer group "charge-cards" on stream "payments"}. */
+    String describe() {
+        return "consumer group " + Quoting.quote(group) + " on stream " + Quoting.quote(stream);
     }
 
     /** SQL0109 for an invalid stream or group name. */

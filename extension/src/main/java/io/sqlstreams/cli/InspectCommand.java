@@ -20,13 +20,14 @@ import picocli.CommandLine.Mixin;
 
 /**
  * {@code consumer inspect <stream> <group>}: the group's declaration as stored (sparse) beside the values its
- * instances run under after defaults, then its cursor and delivery state.
+ * instances run under after defaults, then its cursor and delivery state and its pause.
  */
 @Command(name = "inspect", description = "Show a consumer group's declared and effective config side by side,"
-        + " its cursor positions and lag, open range leases, and exception rows by status.")
+        + " its cursor positions and lag, open range leases, exception rows by status, and whether it is paused.")
 final class InspectCommand extends InstallationCommand {
     /** Every exception row status, shown even at zero. */
-    private static final List<String> STATUSES = List.of("ready", "inflight", "deferred", "dead", "superseded");
+    private static final List<String> STATUSES = List.of("ready", "inflight", "deferred", "dead", "superseded",
+            "discarded");
 
     @Mixin
     private GroupArguments names;
@@ -60,6 +61,7 @@ final class InspectCommand extends InstallationCommand {
                         .add("lag", inspection.lag())
                         .add("open_leases", inspection.openLeases()))
                 .add("exceptions", exceptions)
+                .add("pause", OperatorFormats.pause(inspection.pause()))
                 .build();
     }
 
@@ -100,5 +102,8 @@ final class InspectCommand extends InstallationCommand {
         output.line("");
         output.line("EXCEPTIONS");
         output.table(TextTable.fields(document.getJsonObject("exceptions")));
+        output.line("");
+        output.line("PAUSE");
+        output.table(TextTable.fields(document.getJsonObject("pause")));
     }
 }

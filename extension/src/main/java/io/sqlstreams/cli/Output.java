@@ -42,6 +42,15 @@ final class Output {
         }
     }
 
+    /** One row: its JSON object, or its fields one a line as {@code get} shows them. */
+    <R> void row(RowFormat<R> format, R row) {
+        if (json()) {
+            json(format.json().apply(row));
+        } else {
+            table(format.fields(row));
+        }
+    }
+
     /** Rows as a JSON array of their objects, or as their list table. */
     <R> void rows(RowFormat<R> format, List<R> rows) {
         if (json()) {

@@ -278,7 +278,8 @@ class ConsumerCommandsTest {
         assertThat(inspection.getJsonObject("cursor")).isEqualTo(Json.createObjectBuilder()
                 .add("head", 3).add("claimed", 3).add("committed", 2).add("lag", 1).add("open_leases", 0).build());
         assertThat(inspection.getJsonObject("exceptions")).isEqualTo(Json.createObjectBuilder()
-                .add("ready", 1).add("inflight", 0).add("deferred", 0).add("dead", 1).add("superseded", 0).build());
+                .add("ready", 1).add("inflight", 0).add("deferred", 0).add("dead", 1).add("superseded", 0)
+                .add("discarded", 0).build());
     }
 
     @Test
@@ -304,7 +305,7 @@ class ConsumerCommandsTest {
         assertThat(sections.get(3).get(0)).isEqualTo("EXCEPTIONS");
         assertThat(TextTables.fields(sections.get(3).subList(1, sections.get(3).size())))
                 .containsExactly(Map.entry("ready", "1"), Map.entry("inflight", "0"), Map.entry("deferred", "0"),
-                        Map.entry("dead", "1"), Map.entry("superseded", "0"));
+                        Map.entry("dead", "1"), Map.entry("superseded", "0"), Map.entry("discarded", "0"));
     }
 
     @Test
