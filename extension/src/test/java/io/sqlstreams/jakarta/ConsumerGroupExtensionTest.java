@@ -194,6 +194,29 @@ class ConsumerGroupExtensionTest {
         }
     }
 
+    /** Issue 18: a paused group is reported paused, not down, and delivers again once resumed. */
+    @Test
+    void aPausedGroupIsReportedPausedNotDownAndDeliversWhenResumed() throws Exception {
+        try (CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
+            HealthCheck liveness = container.select(HealthCheck.class, Liveness.Literal.INSTANCE);
+            HealthCheck readiness = container.select(HealthCheck.class, Readiness.Literal.INSTANCE);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(readiness.call().getData().orElseThrow())
+                    .containsEntry("payments.requested/charge-cards", "running"));
+
+            stream.consumer("charge-cards").pause("ops");
+
+            await().atMost(WAIT).untilAsserted(() -> assertThat(readiness.call().getData().orElseThrow())
+                    .containsEntry("payments.requested/charge-cards", "paused: paused by an operator"));
+            assertThat(readiness.call().getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+            assertThat(liveness.call().getStatus()).isEqualTo(HealthCheckResponse.Status.UP);
+            stream.producer().register().produce(new Payment("order-while-paused", "ok"));
+            stream.consumer("charge-cards").resume("ops");
+            await().atMost(WAIT).untilAsserted(() -> assertThat(runsOf("ok")).isEqualTo(1));
+            await().atMost(WAIT).untilAsserted(() -> assertThat(readiness.call().getData().orElseThrow())
+                    .containsEntry("payments.requested/charge-cards", "running"));
+        }
+    }
+
     /**
      * The loop policy under the server's supervisor: each loop of the running session in turn is interrupted;
      * the session fails with SQL0113, readiness says so while liveness stays UP, and the supervisor restarts it.
