@@ -76,4 +76,16 @@ public interface StreamHandle<T> {
 
     /** The stream's alerts: {@code partition_count}, {@code compaction_read_cost}, {@code worker_liveness}. No I/O. */
     AlertsHandle alerts();
+
+    /**
+     * Where the message {@code messageId} stands in each consumer group, or empty when the stream holds no such
+     * message (never written, or removed by retention). SQL0005 for an unknown stream, SQL0152 for an id below 1.
+     */
+    Optional<MessageWhereabouts> locate(long messageId);
+
+    /**
+     * Where the newest {@code limit} (1 to 1,000) messages with message key {@code messageKey} stand, newest first.
+     * SQL0152 for a bad limit or a key longer than 1,000 characters or holding a NUL character.
+     */
+    List<MessageWhereabouts> locateKey(String messageKey, int limit);
 }

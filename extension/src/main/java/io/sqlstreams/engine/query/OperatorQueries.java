@@ -6,20 +6,24 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import io.sqlstreams.BlockedKey;
 import io.sqlstreams.DeadLetter;
 import io.sqlstreams.DeadLetterErrors;
 import io.sqlstreams.DeadLetterFilter;
+import io.sqlstreams.MessageWhereabouts;
 import io.sqlstreams.OperatorAction;
 import io.sqlstreams.engine.sql.BoundStatement;
 import io.sqlstreams.engine.sql.Sql;
 
 /**
- * The statements of {@code operator.sql}: a group's dead letters by filter, its blocked ordered keys, and its audit
- * trail of operator actions ({@code consumer_group_action_log}).
+ * The statements of {@code operator.sql}: a group's dead letters by filter, its blocked ordered keys, its audit
+ * trail of operator actions ({@code consumer_group_action_log}), and where messages stand in every group.
  */
 public final class OperatorQueries {
     /** One batch of a redrive or a discard: the action it counts into and what it writes. */
@@ -121,6 +125,42 @@ public final class OperatorQueries {
         try (BoundStatement actions = BoundStatement.prepare(connection, sql.statement("group_actions"))) {
             return actions.bind("group_id", groupId).bind("limit", limit).queryList(OperatorQueries::action);
         }
+    }
+
+    /** Where the wanted messages stand in every group of the stream: one id, or the newest of a key. */
+    public List<MessageWhereabouts> locate(Connection connection, long streamId, Long messageId, String messageKey,
+                                           int limit) throws SQLException {
+        try (BoundStatement locate = BoundStatement.prepare(connection,
+                sql.streamStatement("locate_messages", streamId))) {
+            locate.bind("message_id", messageId).bind("message_key", messageKey).bind("limit", limit)
+                    .bind("stream_id", streamId);
+            Map<Long, MessageWhereabouts> found = new LinkedHashMap<>();
+            Map<Long, Map<String, MessageWhereabouts.Placement>> placements = new LinkedHashMap<>();
+            for (Located row : locate.queryList(OperatorQueries::located)) {
+                found.putIfAbsent(row.message().id(), row.message());
+                Map<String, MessageWhereabouts.Placement> groups =
+                        placements.computeIfAbsent(row.message().id(), id -> new TreeMap<>());
+                if (row.group() != null) {
+                    groups.put(row.group(), row.placement());
+                }
+            }
+            return found.values().stream().map(message -> new MessageWhereabouts(message.id(), message.messageKey(),
+                    message.routingKey(), message.createdAt(), placements.get(message.id()))).toList();
+        }
+    }
+
+    private record Located(MessageWhereabouts message, String group, MessageWhereabouts.Placement placement) {
+    }
+
+    private static Located located(ResultSet row) throws SQLException {
+        String state = row.getString("state");
+        MessageWhereabouts message = new MessageWhereabouts(row.getLong("id"), row.getString("message_key"),
+                row.getString("routing_key"), instant(row, "created_at"), Map.of());
+        String group = row.getString("group_name");
+        return new Located(message, group, group == null ? null : new MessageWhereabouts.Placement(
+                Arrays.stream(MessageWhereabouts.State.values()).filter(known -> known.wireName().equals(state))
+                        .findFirst().orElseThrow(() -> new IllegalStateException("unknown placement " + state)),
+                row.getInt("runs"), row.getString("last_error"), instant(row, "run_after")));
     }
 
     private BoundStatement filtered(Connection connection, String name, ExceptionQueries.Queue queue,

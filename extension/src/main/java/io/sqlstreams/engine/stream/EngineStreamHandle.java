@@ -13,6 +13,7 @@ import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.KeyHandle;
 import io.sqlstreams.MaintenanceHandle;
+import io.sqlstreams.MessageWhereabouts;
 import io.sqlstreams.ProducerHandle;
 import io.sqlstreams.ResourceMetricsHandle;
 import io.sqlstreams.SqlStreamsException;
@@ -24,6 +25,7 @@ import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.consume.EngineConsumerHandle;
 import io.sqlstreams.engine.key.EngineKeyHandle;
 import io.sqlstreams.engine.metrics.EngineResourceMetrics;
+import io.sqlstreams.engine.operator.MessageLocator;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
 import io.sqlstreams.engine.query.StreamQueries;
 
@@ -153,5 +155,15 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
         if (!engine.migrator().installed()) {
             throw StreamQueries.notFound(name);
         }
+    }
+
+    @Override
+    public Optional<MessageWhereabouts> locate(long messageId) {
+        return new MessageLocator(engine, name).locate(messageId);
+    }
+
+    @Override
+    public List<MessageWhereabouts> locateKey(String messageKey, int limit) {
+        return new MessageLocator(engine, name).locateKey(messageKey, limit);
     }
 }

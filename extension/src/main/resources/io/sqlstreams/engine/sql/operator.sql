@@ -121,3 +121,38 @@ FROM {schema}.consumer_group_action_log
 WHERE consumer_group_id = :group_id
 ORDER BY id DESC
 LIMIT :limit
+
+-- name: locate_messages
+-- The wanted messages (one id, or the newest of a key) and, for every group of the stream, where each stands: its
+-- exception row decides when it has one (a ready row that ran is retrying, one that never ran, such as a redriven
+-- row, is pending); else a message at or below the committed cursor is done, one inside a leased range in flight,
+-- one at or below the claimed cursor outside every lease done (its range committed, the cursor not yet advanced),
+-- and any other pending.
+WITH wanted AS (
+    SELECT id, message_key, routing_key, created_at
+    FROM {schema}.message_log_{id}
+    WHERE (:message_id::bigint IS NULL OR id = :message_id::bigint)
+      AND (:message_key::text IS NULL OR message_key = :message_key::text)
+    ORDER BY id DESC
+    LIMIT :limit
+)
+SELECT w.id, w.message_key, w.routing_key, w.created_at, g.name AS group_name,
+       CASE
+           WHEN q.status IN ('dead', 'discarded', 'superseded') THEN q.status
+           WHEN q.status = 'inflight' THEN 'in_flight'
+           WHEN q.status = 'deferred' THEN 'waiting'
+           WHEN q.status = 'ready' AND q.attempts >= 0 THEN 'retrying'
+           WHEN q.status = 'ready' THEN 'pending'
+           WHEN w.id <= k.committed THEN 'done'
+           WHEN EXISTS (SELECT 1 FROM {schema}.claim_lease_{id} l
+                        WHERE l.consumer_group_id = g.id AND w.id > l.low AND w.id <= l.high) THEN 'in_flight'
+           WHEN w.id <= k.claimed THEN 'done'
+           ELSE 'pending'
+       END AS state,
+       coalesce(q.attempts + 1, 0) AS runs, q.last_error,
+       CASE WHEN q.status IN ('ready', 'deferred') THEN q.can_run_after END AS run_after
+FROM wanted w
+LEFT JOIN {schema}.consumer_group_config g ON g.stream_id = :stream_id
+LEFT JOIN {schema}.consumer_group_cursor_{id} k ON k.consumer_group_id = g.id
+LEFT JOIN {schema}.exception_queue_{id} q ON q.consumer_group_id = g.id AND q.message_id = w.id
+ORDER BY w.id DESC, g.name

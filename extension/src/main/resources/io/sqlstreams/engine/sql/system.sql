@@ -19,9 +19,10 @@ SELECT id FROM {schema}.stream_config ORDER BY id
 SELECT count(*) AS streams FROM {schema}.stream_config WHERE name NOT LIKE '\_\_system.%'
 
 -- name: drop_control_plane
-DROP TABLE IF EXISTS {schema}.schedule_cursor, {schema}.schedule_config, {schema}.worker_instance_log,
-    {schema}.worker_instance, {schema}.worker_config_log, {schema}.worker_config, {schema}.consumer_group_config,
-    {schema}.stream_config_log, {schema}.stream_config, {schema}.migration_log, {schema}.system_config CASCADE
+DROP TABLE IF EXISTS {schema}.consumer_group_action_log, {schema}.schedule_cursor, {schema}.schedule_config,
+    {schema}.worker_instance_log, {schema}.worker_instance, {schema}.worker_config_log, {schema}.worker_config,
+    {schema}.consumer_group_config, {schema}.stream_config_log, {schema}.stream_config, {schema}.migration_log,
+    {schema}.system_config CASCADE
 
 -- name: schema_holds_other_objects
 SELECT EXISTS (SELECT 1 FROM pg_class WHERE relnamespace = to_regnamespace(:schema_name))

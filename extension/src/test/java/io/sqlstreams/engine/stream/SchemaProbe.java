@@ -20,7 +20,7 @@ final class SchemaProbe extends Sql {
     /** The shared control-plane tables of digest §1.3. */
     static final List<String> SHARED_TABLES = List.of("system_config", "stream_config", "stream_config_log",
             "consumer_group_config", "worker_config", "worker_config_log", "worker_instance", "worker_instance_log",
-            "schedule_config", "schedule_cursor", "migration_log");
+            "schedule_config", "schedule_cursor", "consumer_group_action_log", "migration_log");
 
     /** The per-stream family prefixes of digest §1.4 (each suffixed with {@code _<id>}). */
     static final List<String> FAMILY_PREFIXES = List.of("message_log", "idempotency_key", "exception_queue",

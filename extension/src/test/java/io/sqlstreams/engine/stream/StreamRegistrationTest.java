@@ -170,6 +170,8 @@ class StreamRegistrationTest extends StreamTestBase {
                 Map.entry("schedule_config", List.of("id", "system_id", "stream_id", "name", "expression", "suspended",
                         "schema_version", "payload", "concurrency", "timeout_ns", "metadata", "created_at", "updated_at")),
                 Map.entry("schedule_cursor", List.of("id", "schedule_id", "next_scheduled_at", "last_scheduled_at")),
+                Map.entry("consumer_group_action_log", List.of("id", "consumer_group_id", "action", "actor", "filter",
+                        "affected", "acted_at")),
                 Map.entry("migration_log", List.of("id", "system_id", "stream_id", "consumer_group_id", "version",
                         "min_compatible_version", "status", "error", "created_at")));
         assertThat(expected.keySet()).containsExactlyInAnyOrderElementsOf(SchemaProbe.SHARED_TABLES);
