@@ -8,6 +8,8 @@ final class GlobalDraft {
     private String schema = ClientConfig.DEFAULT_SCHEMA;
     private boolean managerEnabled = true;
     private boolean wakeupEnabled = true;
+    private boolean consoleEnabled;
+    private String consolePath = GlobalSettings.DEFAULT_CONSOLE_PATH;
 
     void dataSourceJndiName(String dataSourceJndiName) {
         this.dataSourceJndiName = dataSourceJndiName;
@@ -25,7 +27,16 @@ final class GlobalDraft {
         this.wakeupEnabled = wakeupEnabled;
     }
 
+    void consoleEnabled(boolean consoleEnabled) {
+        this.consoleEnabled = consoleEnabled;
+    }
+
+    void consolePath(String consolePath) {
+        this.consolePath = consolePath;
+    }
+
     GlobalSettings build() {
-        return new GlobalSettings(dataSourceJndiName, schema, managerEnabled, wakeupEnabled);
+        return new GlobalSettings(dataSourceJndiName, schema, managerEnabled, wakeupEnabled, consoleEnabled,
+                consolePath);
     }
 }

@@ -7,9 +7,12 @@ package io.sqlstreams.jakarta.config;
  * @param schema             the schema that is one sqlstreams installation
  * @param managerEnabled     whether the application's consume sessions take part in the system manager
  * @param wakeupEnabled      whether the application announces its commits and its idle sessions listen for them
+ * @param consoleEnabled     whether the application serves the operator console
+ * @param consolePath        where in the application the console is served
  */
 public record GlobalSettings(String dataSourceJndiName, String schema, boolean managerEnabled,
-                             boolean wakeupEnabled) {
+                             boolean wakeupEnabled, boolean consoleEnabled, String consolePath) {
 
     public static final String DEFAULT_DATASOURCE_JNDI_NAME = "jdbc/sqlstreams";
+    public static final String DEFAULT_CONSOLE_PATH = "/sqlstreams";
 }

@@ -79,7 +79,18 @@ final class SettingsCatalogue {
                             + " connection of the data source held while sessions run); `false` leaves them to"
                             + " poll every `claim-poll-rate`. Without a pgjdbc data source, or through a"
                             + " pooler such as PgBouncer, sessions poll anyway (SQL0142).",
-                    GlobalDraft::wakeupEnabled));
+                    GlobalDraft::wakeupEnabled),
+            new PropertyDeclaration<>(PropertyKeys.globalKey("console.enabled"), Layer.GLOBAL, ValueKinds.BOOLEAN,
+                    "false",
+                    "Whether the application serves the operator console (a page and its JSON endpoints) at"
+                            + " `sqlstreams.console.path`, to users in the role `sqlstreams-viewer` or"
+                            + " `sqlstreams-operator`.",
+                    GlobalDraft::consoleEnabled),
+            new PropertyDeclaration<>(PropertyKeys.globalKey("console.path"), Layer.GLOBAL, ValueKinds.URL_PATH,
+                    GlobalSettings.DEFAULT_CONSOLE_PATH,
+                    "Where in the application the operator console is served: `/` then only `a-z`, `0-9`, `/`,"
+                            + " `_` and `-`.",
+                    GlobalDraft::consolePath));
 
     private static final List<PropertyDeclaration<ScheduleDraft, ?>> SCHEDULE_PROPERTIES = List.of(
             schedule("stream", ValueKinds.TEXT, "required", "The stream the schedule's messages go to; registered"

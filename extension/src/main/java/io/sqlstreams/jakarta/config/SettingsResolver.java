@@ -44,6 +44,16 @@ public final class SettingsResolver {
         return new ResolvedSettings(global, valid, schedules, problems.problems());
     }
 
+    /** The application-wide settings alone, for what runs before deployment validation; the first problem is thrown. */
+    public static GlobalSettings global(Config config) {
+        ProblemLog problems = new ProblemLog();
+        GlobalSettings global = bindGlobal(new PropertyReader(config, problems), problems);
+        problems.problems().stream().findFirst().ifPresent(problem -> {
+            throw new SqlStreamsException(problem.code(), problem.property() + ": " + problem.message());
+        });
+        return global;
+    }
+
     private static GlobalSettings bindGlobal(PropertyReader reader, ProblemLog problems) {
         GlobalDraft draft = new GlobalDraft();
         for (PropertyDeclaration<GlobalDraft, ?> declaration : SettingsCatalogue.globalProperties()) {

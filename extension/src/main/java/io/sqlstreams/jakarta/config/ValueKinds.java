@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /** The kinds of value a property can hold, each with its parser. */
@@ -17,6 +18,8 @@ final class ValueKinds {
     static final ValueKind<Boolean> BOOLEAN = new ValueKind<>("`true` or `false`", ValueKinds::bool);
     static final ValueKind<String> TEXT = new ValueKind<>("text", ValueKinds::text);
     static final ValueKind<List<String>> PATTERNS = new ValueKind<>("comma-separated patterns", ValueKinds::patterns);
+    static final ValueKind<String> URL_PATH = new ValueKind<>("URL path", ValueKinds::urlPath);
+    private static final Pattern URL_PATH_TEXT = Pattern.compile("/[a-z0-9/_-]*");
 
     private ValueKinds() {
     }
@@ -62,6 +65,14 @@ final class ValueKinds {
         String trimmed = text.strip();
         if (trimmed.isEmpty()) {
             throw new RejectedValueException("must not be blank");
+        }
+        return trimmed;
+    }
+
+    private static String urlPath(String text) throws RejectedValueException {
+        String trimmed = text.strip();
+        if (!URL_PATH_TEXT.matcher(trimmed).matches()) {
+            throw new RejectedValueException("must start with / and hold only a-z, 0-9, /, _ and -");
         }
         return trimmed;
     }

@@ -48,7 +48,7 @@ class CatalogueBindingTest {
 
         assertThat(resolved.problems()).isEmpty();
         assertThat(resolved.global()).isEqualTo(new GlobalSettings("jdbc/sqlstreams", ClientConfig.DEFAULT_SCHEMA,
-                true, true));
+                true, true, false, "/sqlstreams"));
         assertThat(resolved.groups()).containsExactly(Map.entry(CHARGE_CARDS, new GroupSettings(CHARGE_CARDS,
                 ConsumerConfig.defaults(), ConsumeOptions.defaults(), true, "java:comp/DefaultManagedExecutorService")));
     }
@@ -57,10 +57,12 @@ class CatalogueBindingTest {
     void theGlobalPropertiesBind() {
         ResolvedSettings resolved = SettingsResolver.resolve(Configs.application(Map.of(
                 "sqlstreams.datasource", "jdbc/payments", "sqlstreams.schema", "payments_streams",
-                "sqlstreams.manager.enabled", "false", "sqlstreams.wakeup.enabled", "false")), List.of());
+                "sqlstreams.manager.enabled", "false", "sqlstreams.wakeup.enabled", "false",
+                "sqlstreams.console.enabled", "true", "sqlstreams.console.path", "/ops/streams_1")), List.of());
 
         assertThat(resolved.problems()).isEmpty();
-        assertThat(resolved.global()).isEqualTo(new GlobalSettings("jdbc/payments", "payments_streams", false, false));
+        assertThat(resolved.global()).isEqualTo(new GlobalSettings("jdbc/payments", "payments_streams", false, false,
+                true, "/ops/streams_1"));
     }
 
     @Test

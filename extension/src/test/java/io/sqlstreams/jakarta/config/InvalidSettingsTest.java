@@ -1,10 +1,13 @@
 package io.sqlstreams.jakarta.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.SqlStreamsException;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -44,6 +47,18 @@ class InvalidSettingsTest {
 
         assertThat(resolved.problems()).containsExactly(new SettingsProblem(Code.SQL0108, GROUP + property, message));
         assertThat(resolved.groups()).containsOnlyKeys(AUDIT);
+    }
+
+    @ParameterizedTest(name = "sqlstreams.console.path = {0}")
+    @CsvSource({"ops", "/Ops", "/ops/../x", "'/ops streams'"})
+    void aConsolePathOutsideItsAlphabetFailsTheDeploymentNamingTheKey(String path) {
+        Config config = Configs.application(Map.of("sqlstreams.console.path", path));
+
+        assertThat(SettingsResolver.resolve(config, List.of()).problems()).containsExactly(new SettingsProblem(
+                Code.SQL0108, "sqlstreams.console.path",
+                "'" + path + "' must start with / and hold only a-z, 0-9, /, _ and -"));
+        assertThatThrownBy(() -> SettingsResolver.global(config)).isInstanceOf(SqlStreamsException.class)
+                .hasMessageStartingWith("SQL0108 sqlstreams.console.path: '" + path + "'");
     }
 
     @Test
@@ -110,7 +125,8 @@ class InvalidSettingsTest {
                     + " | audit",
             "sqlstreams.defaults.batch-size | unknown property batch-size |",
             "sqlstreams.data-source | unknown property; sqlstreams keys are sqlstreams.datasource, sqlstreams.schema,"
-                    + " sqlstreams.manager.enabled, sqlstreams.wakeup.enabled, sqlstreams.defaults.<property>,"
+                    + " sqlstreams.manager.enabled, sqlstreams.wakeup.enabled, sqlstreams.console.enabled,"
+                    + " sqlstreams.console.path, sqlstreams.defaults.<property>,"
                     + " sqlstreams.groups.\"<group>\".<property> and sqlstreams.schedules.\"<schedule>\".<property>"
                     + " | charge-cards audit"})
     void aKeyNothingReadsIsAProblemHoldingBackTheGroupsItMeant(String key, String message, String unaffected) {
