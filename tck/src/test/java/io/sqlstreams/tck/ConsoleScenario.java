@@ -1,0 +1,146 @@
+package io.sqlstreams.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.json.JsonObject;
+
+import org.jboss.arquillian.container.test.api.Deployer;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.sqlstreams.StreamHandle;
+import io.sqlstreams.tck.deployment.Payment;
+import io.sqlstreams.tck.deployment.console.DeclineOnceCards;
+
+/**
+ * The operator console of a deployed application, enabled in its properties and secured by the server's roles: it
+ * serves nobody without a role, lets a viewer read but not change, lets an operator change only with the session's
+ * CSRF token, redrives dead letters (after a dry run that counts them), and answers bad input with a coded JSON
+ * error. The server knows the users {@value #VIEWER} (role sqlstreams-viewer) and {@value #OPERATOR} (role
+ * sqlstreams-operator), each with the password {@value #PASSWORD}.
+ */
+public abstract class ConsoleScenario extends TckScenario {
+    private static final String APPLICATION = "console";
+    private static final String SCHEMA = "tck_console";
+    private static final String VIEWER = "viewer";
+    private static final String OPERATOR = "operator";
+    private static final String PASSWORD = "console-secret";
+    private static final String GROUP_PATH = "groups/" + Payment.STREAM + "/" + DeclineOnceCards.GROUP;
+    private static final String GROUP_KEY = "sqlstreams.groups.\"" + DeclineOnceCards.GROUP + "\".";
+
+    @ArquillianResource
+    private Deployer deployer;
+    private StreamHandle<Payment> stream;
+
+    @Deployment(name = APPLICATION, managed = false, testable = false)
+    public static WebArchive application() {
+        return ApplicationArchive.journalling(APPLICATION, DeclineOnceCards.class.getPackage(), SCHEMA, Map.of(
+                "sqlstreams.console.enabled", "true",
+                GROUP_KEY + "claim-poll-rate", "100ms"));
+    }
+
+    @BeforeEach
+    void deploy() throws SQLException {
+        stream = paymentsWithJournal(SCHEMA);
+        deployer.deploy(APPLICATION);
+    }
+
+    @AfterEach
+    void undeploy() {
+        deployer.undeploy(APPLICATION);
+    }
+
+    @Test
+    void aViewerReadsAndAnOperatorRedrivesWithTheSessionsToken() throws Exception {
+        List<Long> ids = produce(stream, "console", 3);
+        String selection = "from_id=" + ids.get(0) + "&to_id=" + ids.get(2);
+        ConsoleEndpoint viewer = ConsoleEndpoint.as(server(), APPLICATION, VIEWER, PASSWORD);
+        ConsoleEndpoint operator = ConsoleEndpoint.as(server(), APPLICATION, OPERATOR, PASSWORD);
+
+        assertThat(ConsoleEndpoint.anonymous(server(), APPLICATION).get("overview").status()).isIn(401, 403);
+        assertThat(ConsoleEndpoint.anonymous(server(), APPLICATION).page("").statusCode()).isIn(401, 403);
+        HttpResponse<String> page = viewer.page("");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("console.js", "console.css");
+        assertThat(viewer.page("console.js").headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("text/javascript"));
+
+        await().atMost(WAIT).ignoreExceptions().until(() -> viewer.get(GROUP_PATH + "/dead/count?" + selection).json()
+                .getJsonNumber("count").longValue() == 3);
+        JsonObject group = viewer.get("overview").json().getJsonArray("streams").getValuesAs(JsonObject.class)
+                .stream().filter(s -> s.getString("stream").equals(Payment.STREAM)).findFirst().orElseThrow()
+                .getJsonArray("groups").getJsonObject(0);
+        assertThat(group.getString("group")).isEqualTo(DeclineOnceCards.GROUP);
+        assertThat(group.getJsonNumber("dead").longValue()).isGreaterThanOrEqualTo(3);
+        assertThat(viewer.get(GROUP_PATH + "/dead?" + selection + "&limit=2").json()
+                .getJsonArray("letters")).hasSize(2);
+
+        JsonObject viewerSession = viewer.get("session").json();
+        assertThat(viewerSession.getString("user")).isEqualTo(VIEWER);
+        assertThat(viewerSession.getBoolean("operator")).isFalse();
+        ConsoleEndpoint.Answer refused = viewer.post(GROUP_PATH + "/dead/redrive?" + selection,
+                viewerSession.getString("csrf"));
+        assertThat(refused.status()).isEqualTo(403);
+        assertThat(refused.json().getString("message")).contains("sqlstreams-operator");
+
+        String csrf = operator.get("session").json().getString("csrf");
+        assertThat(operator.post(GROUP_PATH + "/dead/redrive?" + selection, null).status()).isEqualTo(403);
+        assertThat(operator.post(GROUP_PATH + "/dead/redrive?" + selection, "forged").status()).isEqualTo(403);
+
+        JsonObject dryRun = operator.post(GROUP_PATH + "/dead/redrive?" + selection + "&dry_run=true", csrf).json();
+        assertThat(dryRun.getBoolean("dry_run")).isTrue();
+        assertThat(dryRun.getJsonNumber("count").longValue()).isEqualTo(3);
+        assertThat(viewer.get(GROUP_PATH + "/dead/count?" + selection).json().getJsonNumber("count").longValue())
+                .as("a dry run changes nothing").isEqualTo(3);
+
+        ConsoleEndpoint.Answer redriven = operator.post(GROUP_PATH + "/dead/redrive?" + selection, csrf);
+        assertThat(redriven.status()).isEqualTo(200);
+        assertThat(redriven.json().getJsonNumber("count").longValue()).isEqualTo(3);
+        assertThat(redriven.json().getJsonObject("action").getString("actor")).isEqualTo(OPERATOR);
+        await().atMost(WAIT).ignoreExceptions().until(() -> viewer.get(GROUP_PATH + "/dead/count?" + selection).json()
+                .getJsonNumber("count").longValue() == 0);
+        JsonObject detail = viewer.get(GROUP_PATH).json();
+        assertThat(detail.getJsonArray("actions").getJsonObject(0).getString("kind")).isEqualTo("redrive");
+
+        assertThat(operator.post(GROUP_PATH + "/pause", csrf).json().getBoolean("changed")).isTrue();
+        assertThat(viewer.get(GROUP_PATH).json().getBoolean("paused")).isTrue();
+        assertThat(operator.post(GROUP_PATH + "/resume", csrf).json().getBoolean("changed")).isTrue();
+        assertThat(viewer.get(GROUP_PATH).json().getBoolean("paused")).isFalse();
+    }
+
+    @Test
+    void badInputIsACodedJsonError() throws Exception {
+        ConsoleEndpoint viewer = ConsoleEndpoint.as(server(), APPLICATION, VIEWER, PASSWORD);
+
+        assertError(viewer.get(GROUP_PATH + "/dead?limit=0"), 400, "SQL0152");
+        assertError(viewer.get(GROUP_PATH + "/dead?from_id=ten"), 400, "SQL0152");
+        assertError(viewer.get("groups/" + Payment.STREAM + "/no-such-group"), 404, "SQL0014");
+        assertError(viewer.get("groups/no.such.stream/" + DeclineOnceCards.GROUP + "/dead/count"), 404, "SQL0005");
+        assertError(viewer.get("groups/Bad%20Name/" + DeclineOnceCards.GROUP), 400, "SQL0109");
+        String injection = URLEncoder.encode("%'; DROP TABLE " + SCHEMA + ".consumers; --" + "\u0000",
+                StandardCharsets.UTF_8);
+        assertError(viewer.get(GROUP_PATH + "/dead/count?error=" + injection), 400, "SQL0152");
+        assertThat(viewer.get(GROUP_PATH + "/dead/count?error="
+                + URLEncoder.encode("%'; DROP TABLE x; --", StandardCharsets.UTF_8)).json()
+                .getJsonNumber("count").longValue()).as("SQL text in a filter is only text").isZero();
+        assertThat(viewer.post(GROUP_PATH + "/dead/count", null).status()).isEqualTo(405);
+    }
+
+    private static void assertError(ConsoleEndpoint.Answer answer, int status, String code) {
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(status);
+        assertThat(answer.json().getString("code")).isEqualTo(code);
+        assertThat(answer.json().getString("message")).isNotBlank().doesNotContain("\tat ");
+    }
+}
