@@ -45,7 +45,7 @@ final class DeadLetterParameters {
             return byDefault;
         }
         if (limit > Integer.MAX_VALUE || limit < Integer.MIN_VALUE) {
-            throw invalid("limit", String.valueOf(limit), "a limit from 1 to " + PageRequest.MAX_LIMIT);
+            throw invalid("limit", String.valueOf(limit), "a whole number from 1 to " + PageRequest.MAX_LIMIT);
         }
         return limit.intValue();
     }
