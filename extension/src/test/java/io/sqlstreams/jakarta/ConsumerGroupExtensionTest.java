@@ -197,7 +197,9 @@ class ConsumerGroupExtensionTest {
     /** Issue 18: a paused group is reported paused, not down, and delivers again once resumed. */
     @Test
     void aPausedGroupIsReportedPausedNotDownAndDeliversWhenResumed() throws Exception {
-        try (CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
+        Map<String, String> quickRefresh = new HashMap<>(FAST_GROUP);
+        quickRefresh.put(GROUP_KEY + "config-refresh-interval", "200ms");
+        try (CdiContainer container = CdiContainer.start(database, quickRefresh, PaymentObservers.class)) {
             HealthCheck liveness = container.select(HealthCheck.class, Liveness.Literal.INSTANCE);
             HealthCheck readiness = container.select(HealthCheck.class, Readiness.Literal.INSTANCE);
             await().atMost(WAIT).untilAsserted(() -> assertThat(readiness.call().getData().orElseThrow())
