@@ -1,6 +1,8 @@
 package io.sqlstreams.cli;
 
-import java.time.Instant;
+import static io.sqlstreams.engine.codec.JsonValues.instant;
+import static io.sqlstreams.engine.codec.JsonValues.text;
+
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -11,6 +13,7 @@ import io.sqlstreams.DeadLetter;
 import io.sqlstreams.DeadLetterErrors;
 import io.sqlstreams.OperatorAction;
 import io.sqlstreams.Quoting;
+import io.sqlstreams.engine.operator.OperatorJson;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -28,29 +31,16 @@ final class OperatorFormats {
             "last_error", OperatorFormats::errorCell, "blocking_error", OperatorFormats::errorCell);
 
     static final RowFormat<DeadLetterErrors> ERRORS = new RowFormat<>(DeadLetterErrors::lastError,
-            errors -> Json.createObjectBuilder()
-                    .add("last_error", errors.lastError())
-                    .add("count", errors.count())
-                    .add("sample_message_id", errors.sampleMessageId())
-                    .add("newest_dead_since", time(errors.newestDeadSince()))
-                    .build(),
+            OperatorJson::errors,
             List.of("count", "sample_message_id", "newest_dead_since", "last_error"), ERROR_CELLS);
 
     static final RowFormat<BlockedKey> BLOCKED_KEY = new RowFormat<>(BlockedKey::messageKey,
-            blocked -> Json.createObjectBuilder()
-                    .add("message_key", blocked.messageKey())
-                    .add("waiting", blocked.waiting())
-                    .add("blocking_id", blocked.blockingId())
-                    .add("blocking_status", blocked.blockingStatus())
-                    .add("blocking_runs", blocked.blockingRuns())
-                    .add("blocking_run_after", time(blocked.blockingRunAfter()))
-                    .add("blocking_error", text(blocked.blockingError()))
-                    .build(),
+            OperatorJson::blockedKey,
             List.of("message_key", "waiting", "blocking_id", "blocking_status", "blocking_runs",
                     "blocking_run_after", "blocking_error"), ERROR_CELLS);
 
     static final RowFormat<OperatorAction> ACTION = new RowFormat<>(action -> Long.toString(action.id()),
-            OperatorFormats::action, List.of("id", "kind", "actor", "at", "affected", "filter"),
+            OperatorJson::action, List.of("id", "kind", "actor", "at", "affected", "filter"),
             Map.of("filter", filter -> TextTable.pairs(filter.asJsonObject())));
 
     private OperatorFormats() {
@@ -58,7 +48,7 @@ final class OperatorFormats {
 
     /** Dead letters as {@code consumer dead list} shows them; a table has their payload only when asked. */
     static RowFormat<DeadLetter> letters(boolean payloadColumn) {
-        return new RowFormat<>(letter -> Long.toString(letter.messageId()), OperatorFormats::letter,
+        return new RowFormat<>(letter -> Long.toString(letter.messageId()), OperatorJson::letter,
                 payloadColumn ? Stream.concat(LETTER_COLUMNS.stream(), Stream.of("payload")).toList()
                         : LETTER_COLUMNS, ERROR_CELLS);
     }
@@ -69,35 +59,12 @@ final class OperatorFormats {
         return Json.createObjectBuilder()
                 .add("paused", paused)
                 .add("actor", text(paused ? pause.actor() : null))
-                .add("since", time(paused ? pause.at() : null))
+                .add("since", instant(paused ? pause.at() : null))
                 .add("action_id", paused ? Json.createValue(pause.id()) : JsonValue.NULL)
                 .build();
     }
 
-    private static JsonObject letter(DeadLetter letter) {
-        return Json.createObjectBuilder()
-                .add("message_id", letter.messageId())
-                .add("message_key", text(letter.messageKey()))
-                .add("routing_key", text(letter.routingKey()))
-                .add("schema_version", letter.schemaVersion())
-                .add("created_at", time(letter.createdAt()))
-                .add("runs", letter.runs())
-                .add("last_error", text(letter.lastError()))
-                .add("dead_since", time(letter.deadSince()))
-                .add("payload", StoredJson.parse(letter.payloadJson()))
-                .build();
-    }
 
-    private static JsonObject action(OperatorAction action) {
-        return Json.createObjectBuilder()
-                .add("id", action.id())
-                .add("kind", action.kind().wireName())
-                .add("actor", action.actor())
-                .add("at", time(action.at()))
-                .add("affected", action.affected())
-                .add("filter", StoredJson.parse(action.filterJson()))
-                .build();
-    }
 
     /** An error as a table shows it: its first line, and {@code …} when lines were cut. */
     private static String errorCell(JsonValue value) {
@@ -106,11 +73,5 @@ final class OperatorFormats {
         return end < 0 ? Quoting.oneLine(error) : Quoting.oneLine(error.substring(0, end).stripTrailing()) + " …";
     }
 
-    private static JsonValue text(String value) {
-        return value == null ? JsonValue.NULL : Json.createValue(value);
-    }
 
-    private static JsonValue time(Instant instant) {
-        return instant == null ? JsonValue.NULL : Json.createValue(instant.toString());
-    }
 }

@@ -1,6 +1,5 @@
 package io.sqlstreams.cli;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -9,6 +8,7 @@ import io.sqlstreams.Schedule;
 import io.sqlstreams.ScheduleGroupStatus;
 import io.sqlstreams.ScheduledMessage;
 import io.sqlstreams.engine.codec.DurationText;
+import io.sqlstreams.engine.codec.JsonValues;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -60,14 +60,14 @@ final class ScheduleFormats {
                 .add("expression", schedule.expression())
                 .add("suspended", schedule.suspended())
                 .add("schema_version", schedule.schemaVersion())
-                .add("payload", StoredJson.parse(schedule.payload()))
+                .add("payload", JsonValues.document(schedule.payload()))
                 .add("timeout", DurationText.format(schedule.config().resolvedTimeout()))
                 .add("concurrency", schedule.config().resolvedConcurrency().wireName())
-                .add("metadata", StoredJson.parse(schedule.config().metadata()))
-                .add("next_scheduled_at", time(schedule.nextScheduledAt()))
-                .add("last_scheduled_at", time(schedule.lastScheduledAt()))
-                .add("created_at", time(schedule.createdAt()))
-                .add("updated_at", time(schedule.updatedAt()))
+                .add("metadata", JsonValues.document(schedule.config().metadata()))
+                .add("next_scheduled_at", JsonValues.instant(schedule.nextScheduledAt()))
+                .add("last_scheduled_at", JsonValues.instant(schedule.lastScheduledAt()))
+                .add("created_at", JsonValues.instant(schedule.createdAt()))
+                .add("updated_at", JsonValues.instant(schedule.updatedAt()))
                 .build();
     }
 
@@ -76,15 +76,11 @@ final class ScheduleFormats {
         new TreeMap<>(message.outcomes()).forEach((group, outcome) -> outcomes.add(group, outcome.wireName()));
         return Json.createObjectBuilder()
                 .add("id", message.id())
-                .add("scheduled_at", time(message.scheduledAt()))
-                .add("created_at", time(message.createdAt()))
+                .add("scheduled_at", JsonValues.instant(message.scheduledAt()))
+                .add("created_at", JsonValues.instant(message.createdAt()))
                 .add("outcomes", outcomes)
                 .add("next_id", message.nextId() == null ? JsonValue.NULL : Json.createValue(message.nextId()))
-                .add("next_at", time(message.nextAt()))
+                .add("next_at", JsonValues.instant(message.nextAt()))
                 .build();
-    }
-
-    private static JsonValue time(Instant instant) {
-        return instant == null ? JsonValue.NULL : Json.createValue(instant.toString());
     }
 }
