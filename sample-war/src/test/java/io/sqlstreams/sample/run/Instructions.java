@@ -21,6 +21,8 @@ final class Instructions {
         out.println("  the page    " + base);
         out.println("  health      " + base.resolve("health") + "   (" + base.resolve("health/ready") + ")");
         out.println("  the groups  " + base.resolve("api/status"));
+        out.println("  the console " + base.resolve(ConsoleUsers.PATH) + "   (user " + ConsoleUsers.OPERATOR + " or "
+                + ConsoleUsers.VIEWER + ", password " + ConsoleUsers.PASSWORD + ")");
         out.println();
         out.println("Place an order; the answer's Location header is the order, CHARGED within a second or two:");
         out.println("  " + placeOrder(orders, "ada", 1234));

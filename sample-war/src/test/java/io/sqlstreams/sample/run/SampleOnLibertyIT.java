@@ -77,6 +77,24 @@ class SampleOnLibertyIT {
     }
 
     @Test
+    void theConsoleServesTheDemoUsersAndNobodyElse() throws Exception {
+        String overview = ConsoleUsers.PATH + "api/overview";
+        assertThat(client.get(overview).status()).isEqualTo(401);
+
+        Answer operator = client.getAs(ConsoleUsers.OPERATOR, ConsoleUsers.PASSWORD, ConsoleUsers.PATH + "api/session");
+        assertThat(operator.status()).isEqualTo(200);
+        assertThat(operator.body().getBoolean("operator")).isTrue();
+        Answer viewer = client.getAs(ConsoleUsers.VIEWER, ConsoleUsers.PASSWORD, ConsoleUsers.PATH + "api/session");
+        assertThat(viewer.body().getBoolean("operator")).isFalse();
+
+        Answer groups = client.getAs(ConsoleUsers.VIEWER, ConsoleUsers.PASSWORD, overview);
+        assertThat(groups.status()).isEqualTo(200);
+        assertThat(groups.body().getJsonArray("streams").getValuesAs(JsonObject.class))
+                .flatExtracting(stream -> stream.getJsonArray("groups").getValuesAs(JsonObject.class))
+                .extracting(group -> group.getString("group")).contains("charge-cards", "receipts");
+    }
+
+    @Test
     void anInvalidOrderIsRefusedWithEveryProblem() throws Exception {
         Answer refused = client.placeOrder(" ", 0);
 

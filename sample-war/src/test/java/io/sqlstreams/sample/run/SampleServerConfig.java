@@ -10,8 +10,9 @@ import java.util.Objects;
 
 /**
  * What the sample adds to the shared server configuration, written as a {@code configDropins/overrides} file
- * before each start: the WAR at the context root, and the database as {@code pg.*} variables, which beat
- * {@code bootstrap.properties} (a {@code liberty.bootstrap.*} Maven property would replace that whole file).
+ * before each start: the WAR at the context root, the database as {@code pg.*} variables, which beat
+ * {@code bootstrap.properties} (a {@code liberty.bootstrap.*} Maven property would replace that whole file), and
+ * the console's demo users ({@link ConsoleUsers}).
  */
 final class SampleServerConfig {
     static final String FILE = "sqlstreams-sample.xml";
@@ -34,7 +35,7 @@ final class SampleServerConfig {
                 .append(attribute(value)).append("\"/>\n"));
         xml.append("  <webApplication id=\"sqlstreams-sample\" name=\"sqlstreams-sample\" contextRoot=\"/\"")
                 .append(" location=\"").append(attribute(layout.war().toAbsolutePath().toString()))
-                .append("\"/>\n</server>\n");
+                .append("\"/>\n").append(ConsoleUsers.registryXml()).append("</server>\n");
         Path overrides = layout.serverDir().resolve("configDropins").resolve("overrides");
         try {
             Files.createDirectories(overrides);
