@@ -28,7 +28,11 @@ public class CardCharger {
     @Inject
     CardGateway gateway;
 
-    /** @throws CardGatewayUnavailableException when the gateway did not answer; nothing is recorded */
+    /**
+     * Answers {@link ChargeResult#GATEWAY_UNAVAILABLE} rather than throwing when the gateway did not answer: an
+     * exception leaving a {@code @Transactional} method is an incident to the server (Open Liberty writes an FFDC
+     * report with its stack trace), while this one is expected and retried.
+     */
     @Transactional
     public ChargeResult charge(PaymentRequestedV1 payment, MessageMeta meta) {
         // The row lock makes a concurrent delivery of the same payment wait, then find the order decided.
@@ -50,7 +54,7 @@ public class CardCharger {
                 order.markDeclined(now);
                 yield ChargeResult.DECLINED;
             }
-            case UNAVAILABLE -> throw new CardGatewayUnavailableException(order.id(), meta.attempt());
+            case UNAVAILABLE -> ChargeResult.GATEWAY_UNAVAILABLE;
         };
     }
 }

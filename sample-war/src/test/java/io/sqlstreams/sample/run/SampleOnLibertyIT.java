@@ -3,11 +3,19 @@ package io.sqlstreams.sample.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,9 +36,11 @@ class SampleOnLibertyIT {
 
     private static SampleRun run;
     private static SampleClient client;
+    private static FileTime started;
 
     @BeforeAll
     static void start() throws InterruptedException {
+        started = FileTime.from(Instant.now());
         run = new SampleRun(ServerLayout.load(), Redirect.DISCARD);
         run.start(EmbeddedDatabase::start);
         client = new SampleClient(run.baseUri());
@@ -74,6 +84,8 @@ class SampleOnLibertyIT {
                 "manager");
         assertThat(readiness.getString("manager")).as("the sample's sessions run the system manager")
                 .startsWith("HOLDING");
+        assertThat(incidentsSinceStart()).as("an expected retry or dead letter is no incident to the server")
+                .isEmpty();
     }
 
     @Test
@@ -115,6 +127,26 @@ class SampleOnLibertyIT {
         return await().atMost(SETTLE_TIMEOUT).pollInterval(Duration.ofMillis(250))
                 .until(() -> client.get("api/orders/" + orderId).body(),
                         order -> !order.getString("status").equals("PLACED") && order.containsKey("receipt"));
+    }
+
+    /** Liberty's FFDC reports written during this run. */
+    private static List<Path> incidentsSinceStart() throws IOException {
+        Path ffdc = run.layout().serverDir().resolve("logs").resolve("ffdc");
+        if (!Files.isDirectory(ffdc)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(ffdc)) {
+            return files.filter(file -> file.getFileName().toString().startsWith("ffdc_"))
+                    .filter(SampleOnLibertyIT::modifiedSinceStart).toList();
+        }
+    }
+
+    private static boolean modifiedSinceStart(Path file) {
+        try {
+            return Files.getLastModifiedTime(file).compareTo(started) >= 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private Map<String, JsonObject> groups() throws Exception {
