@@ -2,7 +2,9 @@ package io.sqlstreams.sample.run;
 
 import java.io.PrintStream;
 import java.net.URI;
+import java.util.List;
 
+import io.sqlstreams.sample.PaymentRequestedV1;
 import io.sqlstreams.sample.charges.CardGateway;
 
 /** What the launcher prints once the sample is ready: where to look, and orders to paste into a shell. */
@@ -23,6 +25,12 @@ final class Instructions {
         out.println("  the groups  " + base.resolve("api/status"));
         out.println("  the console " + base.resolve(ConsoleUsers.PATH) + "   (user " + ConsoleUsers.OPERATOR + " or "
                 + ConsoleUsers.VIEWER + ", password " + ConsoleUsers.PASSWORD + ")");
+        out.println("  the database " + database.coordinates().displayUrl()
+                + (database.coordinates().password() == null ? "" : "   (and its password)"));
+        out.println();
+        out.println("The command-line tool, from the root of this clone, reads the same installation:");
+        out.println("  " + String.join(" ", inspectCommand(database.coordinates()).stream()
+                .map(word -> word.contains("?") ? "'" + word + "'" : word).toList()));
         out.println();
         out.println("Place an order; the answer's Location header is the order, CHARGED within a second or two:");
         out.println("  " + placeOrder(orders, "ada", 1234));
@@ -37,6 +45,15 @@ final class Instructions {
         out.println(RULE);
         out.println();
         out.flush();
+    }
+
+    /**
+     * The {@code sqlstreams} command, run from the root of the clone, that inspects the charge-cards group in the
+     * sample's database (whose password, if it has one, stays off screen).
+     */
+    static List<String> inspectCommand(DatabaseCoordinates database) {
+        return List.of("extension/src/main/scripts/sqlstreams", "--url", database.displayUrl(), "consumer",
+                "inspect", PaymentRequestedV1.STREAM, "charge-cards");
     }
 
     private static String placeOrder(URI orders, String customer, long amountCents) {

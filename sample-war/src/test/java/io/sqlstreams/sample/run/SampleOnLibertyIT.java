@@ -6,11 +6,13 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -104,6 +106,17 @@ class SampleOnLibertyIT {
         assertThat(groups.body().getJsonArray("streams").getValuesAs(JsonObject.class))
                 .flatExtracting(stream -> stream.getJsonArray("groups").getValuesAs(JsonObject.class))
                 .extracting(group -> group.getString("group")).contains("charge-cards", "receipts");
+    }
+
+    @Test
+    void theBannersCommandLineInspectsTheSamplesInstallation() throws Exception {
+        List<String> command = new ArrayList<>(Instructions.inspectCommand(run.database().coordinates()));
+        command.addAll(List.of("-o", "json"));
+        Process cli = new ProcessBuilder(command).directory(Path.of("..").toFile()).redirectErrorStream(true).start();
+        String output = new String(cli.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertThat(cli.waitFor()).as(output).isZero();
+        assertThat(output).contains("\"name\":\"charge-cards\"");
     }
 
     @Test
