@@ -10,13 +10,14 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import jakarta.json.Json;
-import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonLocation;
+import jakarta.json.stream.JsonParser;
+import jakarta.json.stream.JsonParserFactory;
+import jakarta.json.stream.JsonParsingException;
 
 /**
  * Reads the body of {@code POST /api/orders}, {@code {"customer":"…","amountCents":1234,"currency":"EUR"}}, into
@@ -27,7 +28,7 @@ public final class OrderRequestReader {
 
     private static final Set<String> FIELDS = Set.of("customer", "amountCents", "currency");
     private static final Pattern CURRENCY_CODE = Pattern.compile("[A-Z]{3}");
-    private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
+    private static final JsonParserFactory PARSERS = Json.createParserFactory(Map.of());
 
     private OrderRequestReader() {
     }
@@ -48,16 +49,35 @@ public final class OrderRequestReader {
     }
 
     private static JsonObject parseObject(String body) {
+        String text = body == null ? "" : body;
+        if (text.isBlank()) {
+            throw new InvalidOrderException(List.of("the body is empty; it must be a JSON object"));
+        }
         JsonValue parsed;
-        try (JsonReader reader = READERS.createReader(new StringReader(body == null ? "" : body))) {
-            parsed = reader.readValue();
-        } catch (JsonException malformed) {
-            throw new InvalidOrderException(List.of("the body is not valid JSON: " + malformed.getMessage()));
+        try (JsonParser parser = PARSERS.createParser(new StringReader(text))) {
+            parser.next();
+            parsed = parser.getValue();
+            // anything but white space after the value makes the parser throw
+            parser.hasNext();
+        } catch (JsonParsingException malformed) {
+            throw new InvalidOrderException(List.of(notJson(malformed.getLocation(), text)));
         }
         if (!(parsed instanceof JsonObject object)) {
             throw new InvalidOrderException(List.of("the body must be a JSON object"));
         }
         return object;
+    }
+
+    /**
+     * Where the parser stopped: the last character of the text it did not expect. At the end of the body it
+     * reports no usable position.
+     */
+    private static String notJson(JsonLocation location, String body) {
+        if (location == null || location.getStreamOffset() < 0 || location.getStreamOffset() >= body.length()) {
+            return "the body is not valid JSON: it ends before its value is complete";
+        }
+        return "the body is not valid JSON: unexpected text ending at line " + location.getLineNumber()
+                + ", column " + location.getColumnNumber();
     }
 
     private static String customer(JsonObject json, List<String> problems) {

@@ -1,5 +1,6 @@
 package io.sqlstreams.sample.web;
 
+import java.io.InputStream;
 import java.util.List;
 
 import io.sqlstreams.sample.orders.Order;
@@ -9,6 +10,7 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -30,11 +32,15 @@ public class OrderResource {
     @Inject
     OrderLookup lookup;
 
-    /** The body is read as text so that malformed JSON gets the same clear 400 as a missing field. */
+    /**
+     * The body is read as text, and only up to its limit, so that malformed JSON gets the same clear 400 as a
+     * missing field and a huge body a 413.
+     */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response place(String body, @Context UriInfo uri) {
-        Order order = desk.place(OrderRequestReader.read(body));
+    public Response place(InputStream body, @HeaderParam("Content-Length") Long contentLength,
+                          @Context UriInfo uri) {
+        Order order = desk.place(OrderRequestReader.read(OrderBody.read(body, contentLength)));
         return Response.created(uri.getAbsolutePathBuilder().path(order.id()).build())
                 .entity(OrderView.of(order, null, null)).build();
     }

@@ -17,9 +17,22 @@ class OrderRequestReaderTest {
     }
 
     @Test
-    void reportsMalformedJson() {
-        assertThat(problemsOf("{\"customer\":")).singleElement().asString().startsWith("the body is not valid JSON");
-        assertThat(problemsOf("")).singleElement().asString().startsWith("the body is not valid JSON");
+    void reportsMalformedJsonWithThePositionWhereItWentWrong() {
+        assertThat(problemsOf("{\"customer\": x}"))
+                .containsExactly("the body is not valid JSON: unexpected text ending at line 1, column 14");
+        assertThat(problemsOf("{\n  \"customer\": \"ada\",\n  \"currency\" \"EUR\"}"))
+                .containsExactly("the body is not valid JSON: unexpected text ending at line 3, column 18");
+        assertThat(problemsOf("{} {}"))
+                .containsExactly("the body is not valid JSON: unexpected text ending at line 1, column 4");
+    }
+
+    @Test
+    void aBodyCutShortHasNoPositionToReport() {
+        assertThat(problemsOf("{\"customer\":"))
+                .containsExactly("the body is not valid JSON: it ends before its value is complete");
+        assertThat(problemsOf("[1, 2")).containsExactly("the body is not valid JSON: it ends before its value is complete");
+        assertThat(problemsOf("")).containsExactly("the body is empty; it must be a JSON object");
+        assertThat(problemsOf(" \n")).containsExactly("the body is empty; it must be a JSON object");
     }
 
     @Test

@@ -33,8 +33,13 @@ final class SampleClient {
     Answer placeOrder(String customer, long amountCents) throws IOException, InterruptedException {
         String body = Json.createObjectBuilder().add("customer", customer).add("amountCents", amountCents)
                 .add("currency", "EUR").build().toString();
+        return postOrder(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    /** POST {@code api/orders} with any body, well-formed or not. */
+    Answer postOrder(HttpRequest.BodyPublisher body) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(base.resolve("api/orders")).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
+                .POST(body));
     }
 
     /** GET of a path relative to the application, such as {@code api/status}. */

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
+import java.net.http.HttpRequest.BodyPublishers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -126,6 +128,45 @@ class SampleOnLibertyIT {
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.body().getJsonArray("problems").getValuesAs(JsonString::getString))
                 .containsExactly("customer must not be blank", "amountCents must be at least 1");
+    }
+
+    @Test
+    void aBodyOverTheLimitIsRefusedWith413WithoutBeingReadWhole() throws Exception {
+        byte[] justOver = new byte[16 * 1024 + 1];
+        Arrays.fill(justOver, (byte) ' ');
+        Answer refused = client.postOrder(BodyPublishers.ofByteArray(justOver));
+        assertThat(refused.status()).isEqualTo(413);
+        assertThat(refused.body().getString("error")).isEqualTo("the body is larger than 16384 bytes");
+
+        // the rest of each body is never sent: the answers come before it
+        assertThat(HalfSentRequest.statusLine(run.baseUri(), "Content-Length: " + 50L * 1024 * 1024, new byte[0]))
+                .as("a declared 50 MB body").contains(" 413 ");
+        byte[] oneChunk = new byte[20 * 1024];
+        Arrays.fill(oneChunk, (byte) ' ');
+        assertThat(HalfSentRequest.statusLine(run.baseUri(), "Transfer-Encoding: chunked", chunk(oneChunk)))
+                .as("a chunked body of unknown length").contains(" 413 ");
+    }
+
+    private static byte[] chunk(byte[] data) {
+        byte[] head = (Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] chunk = Arrays.copyOf(head, head.length + data.length + 2);
+        System.arraycopy(data, 0, chunk, head.length, data.length);
+        chunk[chunk.length - 2] = '\r';
+        chunk[chunk.length - 1] = '\n';
+        return chunk;
+    }
+
+    @Test
+    void malformedJsonIsReportedWhereItWentWrong() throws Exception {
+        Answer refused = client.postOrder(BodyPublishers.ofString("{\n  \"customer\": ada\n}"));
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body().getJsonArray("problems").getValuesAs(JsonString::getString))
+                .containsExactly("the body is not valid JSON: unexpected text ending at line 2, column 15");
+
+        Answer latin1 = client.postOrder(BodyPublishers.ofByteArray(
+                "{\"customer\":\"Jos\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1)));
+        assertThat(latin1.body().getJsonArray("problems").getValuesAs(JsonString::getString))
+                .containsExactly("the body is not UTF-8 text");
     }
 
     private static String place(String customer, long amountCents) throws Exception {
