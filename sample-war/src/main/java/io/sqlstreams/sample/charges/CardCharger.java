@@ -4,6 +4,10 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
 import io.sqlstreams.MessageMeta;
+import io.sqlstreams.ProduceOptions;
+import io.sqlstreams.Producer;
+import io.sqlstreams.StreamName;
+import io.sqlstreams.sample.PaymentChargedV1;
 import io.sqlstreams.sample.PaymentRequestedV1;
 import io.sqlstreams.sample.orders.Order;
 import io.sqlstreams.sample.orders.OrderStatus;
@@ -16,7 +20,7 @@ import jakarta.transaction.Transactional;
 
 /**
  * Charges an order's card through the {@link CardGateway} and records the result with the order's new status,
- * in one transaction. Deliveries are at least once, so the same payment may arrive again after a crash or a
+ * in one transaction, which also produces the {@link PaymentChargedV1} of a charged order. Deliveries are at least once, so the same payment may arrive again after a crash or a
  * timeout: a decided order is never sent to the gateway a second time.
  */
 @ApplicationScoped
@@ -27,6 +31,10 @@ public class CardCharger {
 
     @Inject
     CardGateway gateway;
+
+    @Inject
+    @StreamName(PaymentChargedV1.STREAM)
+    Producer<PaymentChargedV1> charged;
 
     /**
      * Answers {@link ChargeResult#GATEWAY_UNAVAILABLE} rather than throwing when the gateway did not answer: an
@@ -48,6 +56,10 @@ public class CardCharger {
             case APPROVED -> {
                 entityManager.persist(new Charge(order.id(), now, meta.attempt(), meta.messageId()));
                 order.markCharged(now);
+                entityManager.flush();
+                charged.produce(new PaymentChargedV1(order.id(), order.customer(), order.amountCents(),
+                        order.currency(), now), ProduceOptions.builder().messageKey(order.customer())
+                        .idempotencyKey(order.id()).build());
                 yield ChargeResult.CHARGED;
             }
             case DECLINED -> {

@@ -16,11 +16,12 @@ import jakarta.inject.Inject;
  */
 @ApplicationScoped
 public class ChargeCards {
+    public static final String GROUP = "charge-cards";
 
     @Inject
     CardCharger charger;
 
-    void charge(@Observes @ConsumerGroup(stream = PaymentRequestedV1.STREAM, group = "charge-cards")
+    void charge(@Observes @ConsumerGroup(stream = PaymentRequestedV1.STREAM, group = GROUP)
                 PaymentRequestedV1 payment, MessageMeta meta) {
         switch (charger.charge(payment, meta)) {
             case CHARGED -> {

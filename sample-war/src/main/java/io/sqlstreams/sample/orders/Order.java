@@ -39,6 +39,9 @@ public class Order {
     @Column(name = "updated_at", nullable = false, columnDefinition = "timestamp with time zone")
     private OffsetDateTime updatedAt;
 
+    @Column(name = "payment_message_id")
+    private Long paymentMessageId;
+
     protected Order() {
     }
 
@@ -55,6 +58,11 @@ public class Order {
     /** A new order with a fresh id, {@link OrderStatus#PLACED}. */
     public static Order place(NewOrder request, OffsetDateTime now) {
         return new Order(request, now);
+    }
+
+    /** Remembers the id of the order's {@code PaymentRequestedV1} message, to follow it through the groups. */
+    public void requestedPaymentAs(long messageId) {
+        this.paymentMessageId = messageId;
     }
 
     public void markCharged(OffsetDateTime now) {
@@ -95,6 +103,11 @@ public class Order {
 
     public OffsetDateTime placedAt() {
         return placedAt;
+    }
+
+    /** The id of the order's {@code PaymentRequestedV1} message; null only for an order placed before it was kept. */
+    public Long paymentMessageId() {
+        return paymentMessageId;
     }
 
     public OffsetDateTime updatedAt() {

@@ -4,6 +4,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
 import io.sqlstreams.ProduceOptions;
+import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
 import io.sqlstreams.StreamName;
 import io.sqlstreams.sample.PaymentRequestedV1;
@@ -39,8 +40,10 @@ public class OrderDesk {
         // Written now rather than at commit, so the message comes last: from its insert until the commit, an
         // open transaction that has produced holds back every group on the stream.
         entityManager.flush();
-        payments.produce(new PaymentRequestedV1(order.id(), order.customer(), order.amountCents(), order.currency()),
+        ProduceResult requested = payments.produce(new PaymentRequestedV1(order.id(), order.customer(),
+                order.amountCents(), order.currency()),
                 ProduceOptions.builder().messageKey(order.customer()).idempotencyKey(order.id()).build());
+        order.requestedPaymentAs(requested.id());
         return order;
     }
 }

@@ -2,14 +2,15 @@ package io.sqlstreams.sample.receipts;
 
 import io.sqlstreams.ConsumerGroup;
 import io.sqlstreams.MessageMeta;
-import io.sqlstreams.sample.PaymentRequestedV1;
+import io.sqlstreams.sample.PaymentChargedV1;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 /**
- * The {@code receipts} group: a second reader of the same stream with a cursor of its own, so it sees every
- * payment request whatever {@code charge-cards} does with it, and runs on the library's defaults.
+ * The {@code receipts} group: issues the receipt of every charged payment, from the {@link PaymentChargedV1}
+ * that {@code charge-cards} produces with the charge, so a declined or not yet charged order gets none. It runs on
+ * the library's defaults.
  */
 @ApplicationScoped
 public class IssueReceipts {
@@ -17,8 +18,8 @@ public class IssueReceipts {
     @Inject
     ReceiptBook receipts;
 
-    void issue(@Observes @ConsumerGroup(stream = PaymentRequestedV1.STREAM, group = "receipts")
-               PaymentRequestedV1 payment, MessageMeta meta) {
+    void issue(@Observes @ConsumerGroup(stream = PaymentChargedV1.STREAM, group = "receipts")
+               PaymentChargedV1 payment, MessageMeta meta) {
         receipts.issue(payment, meta);
     }
 }

@@ -8,8 +8,8 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
 /**
- * The acknowledgement a customer gets for every payment request, whatever its card's outcome. Keyed by its
- * order, so an order gets one receipt however often the request is delivered.
+ * The receipt a customer gets for a charged payment. Keyed by its order, so an order gets one receipt however
+ * often the charge is delivered.
  */
 @Entity
 @Table(name = "sample_receipt")
@@ -28,7 +28,7 @@ public class Receipt {
     protected Receipt() {
     }
 
-    /** @param messageId the id of the {@code PaymentRequestedV1} message in its stream */
+    /** @param messageId the id of the {@code PaymentChargedV1} message in its stream */
     public Receipt(String orderId, OffsetDateTime issuedAt, long messageId) {
         this.orderId = orderId;
         this.issuedAt = issuedAt;

@@ -4,7 +4,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
 import io.sqlstreams.MessageMeta;
-import io.sqlstreams.sample.PaymentRequestedV1;
+import io.sqlstreams.sample.PaymentChargedV1;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
@@ -22,7 +22,7 @@ public class ReceiptBook {
      * both insert; the primary key fails the later one, whose retry then finds the receipt.
      */
     @Transactional
-    public void issue(PaymentRequestedV1 payment, MessageMeta meta) {
+    public void issue(PaymentChargedV1 payment, MessageMeta meta) {
         if (entityManager.find(Receipt.class, payment.orderId()) == null) {
             entityManager.persist(new Receipt(payment.orderId(), OffsetDateTime.now(ZoneOffset.UTC),
                     meta.messageId()));

@@ -42,7 +42,7 @@ public class OrderResource {
                           @Context UriInfo uri) {
         Order order = desk.place(OrderRequestReader.read(OrderBody.read(body, contentLength)));
         return Response.created(uri.getAbsolutePathBuilder().path(order.id()).build())
-                .entity(OrderView.of(order, null, null)).build();
+                .entity(OrderView.of(order, PaymentView.requested(), null, null)).build();
     }
 
     @GET

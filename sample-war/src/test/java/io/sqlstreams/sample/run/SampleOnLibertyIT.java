@@ -32,7 +32,7 @@ import jakarta.json.JsonString;
 
 /**
  * The sample as {@link RunSample} runs it, on Open Liberty with an embedded PostgreSQL: orders placed over HTTP
- * end charged, charged on the retry, or declined, each with a receipt, and both groups catch up.
+ * end charged, charged on the retry, or declined, each charged one with a receipt, and both groups catch up.
  */
 class SampleOnLibertyIT {
     // a flaky customer's retry comes after the exception path's first backoff, 5 s by default
@@ -58,33 +58,46 @@ class SampleOnLibertyIT {
     }
 
     @Test
-    void placedOrdersAreChargedRetriedOrDeclinedAndEachGetsAReceipt() throws Exception {
-        String charged = place("ada", 1234);
+    void placedOrdersAreChargedRetriedOrDeclinedAndOnlyChargedOnesGetAReceipt() throws Exception {
         String flaky = place(CardGateway.FLAKY_PREFIX + "bob", 2500);
+        String charged = place("ada", 1234);
         String declined = place("cy", CardGateway.LIMIT_CENTS + 1);
+
+        JsonObject retrying = await().atMost(SETTLE_TIMEOUT).pollInterval(Duration.ofMillis(100))
+                .until(() -> payment(flaky), payment -> payment.getString("state").equals("retrying"));
+        assertThat(retrying.getInt("attempts")).isEqualTo(1);
+        assertThat(retrying.getString("lastError")).contains("gateway is unavailable");
+        assertThat(retrying.getString("nextAttempt")).isNotBlank();
 
         JsonObject first = settled(charged);
         assertThat(first.getString("status")).isEqualTo("CHARGED");
         assertThat(first.getJsonObject("charge").getInt("attempt")).isEqualTo(1);
+        assertThat(first.getJsonObject("payment").getString("state")).isEqualTo("charged");
 
         JsonObject retried = settled(flaky);
         assertThat(retried.getString("status")).isEqualTo("CHARGED");
         assertThat(retried.getJsonObject("charge").getInt("attempt")).isEqualTo(2);
+        assertThat(retried.getJsonObject("payment").getInt("attempts")).isEqualTo(2);
 
         JsonObject refused = settled(declined);
         assertThat(refused.getString("status")).isEqualTo("DECLINED");
         assertThat(refused.containsKey("charge")).isFalse();
+        assertThat(refused.getJsonObject("payment").getString("state")).isEqualTo("declined");
+        assertThat(refused.getJsonObject("payment").getString("lastError")).contains("declined");
 
         Map<String, JsonObject> groups = await().atMost(SETTLE_TIMEOUT).until(this::groups,
                 status -> status.values().stream().allMatch(group -> group.getInt("lag") == 0));
         assertThat(groups).containsOnlyKeys("charge-cards", "receipts");
         assertThat(groups.get("charge-cards").getInt("dead")).isEqualTo(1);
         assertThat(groups.get("receipts").getInt("dead")).isZero();
+        assertThat(groups.get("receipts").getInt("head")).as("one PaymentChargedV1 per charged order").isEqualTo(2);
+        assertThat(client.get("api/orders/" + declined).body().containsKey("receipt"))
+                .as("receipts has read every charged payment and a declined order has none").isFalse();
 
         Answer ready = client.get("health/ready");
         assertThat(ready.status()).isEqualTo(200);
         JsonObject readiness = ready.body().getJsonArray("checks").getJsonObject(0).getJsonObject("data");
-        assertThat(readiness).containsOnlyKeys("payments.requested/charge-cards", "payments.requested/receipts",
+        assertThat(readiness).containsOnlyKeys("payments.requested/charge-cards", "payments.charged/receipts",
                 "manager");
         assertThat(readiness.getString("manager")).as("the sample's sessions run the system manager")
                 .startsWith("HOLDING");
@@ -176,11 +189,18 @@ class SampleOnLibertyIT {
         return placed.body().getString("id");
     }
 
-    /** The order once its card is decided and its receipt issued. */
+    /** The order once its card is decided and, if it was charged, its receipt issued. */
     private static JsonObject settled(String orderId) {
         return await().atMost(SETTLE_TIMEOUT).pollInterval(Duration.ofMillis(250))
-                .until(() -> client.get("api/orders/" + orderId).body(),
-                        order -> !order.getString("status").equals("PLACED") && order.containsKey("receipt"));
+                .until(() -> client.get("api/orders/" + orderId).body(), order -> switch (order.getString("status")) {
+                    case "CHARGED" -> order.containsKey("receipt");
+                    case "DECLINED" -> true;
+                    default -> false;
+                });
+    }
+
+    private static JsonObject payment(String orderId) throws Exception {
+        return client.get("api/orders/" + orderId).body().getJsonObject("payment");
     }
 
     /** Liberty's FFDC reports written during this run. */
