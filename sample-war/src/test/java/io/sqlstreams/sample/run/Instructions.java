@@ -14,11 +14,12 @@ final class Instructions {
     private Instructions() {
     }
 
-    static void print(URI base, SampleDatabase database, PrintStream out) {
+    static void print(SampleServer server, SampleDatabase database, PrintStream out) {
+        URI base = server.baseUri();
         URI orders = base.resolve("api/orders");
         out.println();
         out.println(RULE);
-        out.println("The payments sample runs on Open Liberty, with " + database.describe() + ".");
+        out.println("The payments sample runs on " + server.name() + ", with " + database.describe() + ".");
         out.println();
         out.println("  the page    " + base);
         out.println("  health      " + base.resolve("health") + "   (" + base.resolve("health/ready") + ")");
@@ -41,7 +42,7 @@ final class Instructions {
         out.println("More than " + CardGateway.LIMIT_CENTS + " cents is declined for good (dead-lettered):");
         out.println("  " + placeOrder(orders, "cy", CardGateway.LIMIT_CENTS + 1));
         out.println();
-        out.println("Ctrl-C stops Liberty and the database the launcher started.");
+        out.println("Ctrl-C stops " + server.name() + " and the database the launcher started.");
         out.println(RULE);
         out.println();
         out.flush();

@@ -4,83 +4,87 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /** The sample's Liberty server running in the foreground ({@code server run}) as a child process. */
-final class LibertyProcess {
-    private static final Duration POLL = Duration.ofMillis(500);
+final class LibertyProcess extends ChildProcessServer {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final ServerLayout layout;
-    private final Redirect output;
-    private final Process process;
+    private final FileTime started;
 
-    private LibertyProcess(ServerLayout layout, Redirect output) {
+    private LibertyProcess(ServerLayout layout, FileTime started, Process process) {
+        super(process);
         this.layout = layout;
-        this.output = output;
+        this.started = started;
+    }
+
+    /**
+     * Writes the sample's additions to the server's configuration, then starts it.
+     *
+     * @param output where the server's console output goes ({@code messages.log} has it too)
+     */
+    static LibertyProcess start(ServerLayout layout, DatabaseCoordinates database, Redirect output) {
+        SampleServerConfig.write(layout, database);
+        FileTime started = FileTime.from(Instant.now());
         // --clean drops the cached configuration of an earlier run
-        this.process = launch(List.of("run", layout.serverName(), "--clean"));
+        return new LibertyProcess(layout, started, launch(layout, List.of("run", layout.serverName(), "--clean"),
+                output));
     }
 
-    /** @param output where the server's console output goes ({@code messages.log} has it too) */
-    static LibertyProcess start(ServerLayout layout, Redirect output) {
-        return new LibertyProcess(layout, output);
+    @Override
+    public String name() {
+        return "Open Liberty";
     }
 
-    /** Waits until {@code /health/ready} answers 200: the application is deployed and its groups consume. */
-    void awaitReady(URI base, Duration timeout) throws InterruptedException {
-        URI ready = base.resolve("/health/ready");
-        Instant deadline = Instant.now().plus(timeout);
-        String last = "no answer";
-        while (Instant.now().isBefore(deadline)) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Liberty exited (code " + process.exitValue()
-                        + ") before the sample was ready; see " + layout.messagesLog());
-            }
-            try {
-                HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(ready).timeout(POLL.multipliedBy(10))
-                        .GET().build(), HttpResponse.BodyHandlers.ofString());
-                if (answer.statusCode() == 200) {
-                    return;
-                }
-                last = answer.statusCode() + " " + answer.body();
-            } catch (IOException notListeningYet) {
-                last = notListeningYet.toString();
-            }
-            Thread.sleep(POLL.toMillis());
+    @Override
+    public URI baseUri() {
+        return URI.create("http://127.0.0.1:" + layout.httpPort() + "/");
+    }
+
+    @Override
+    public Path log() {
+        return layout.messagesLog();
+    }
+
+    /** {@code server stop}. */
+    @Override
+    void requestStop() throws InterruptedException {
+        launch(layout, List.of("stop", layout.serverName()), Redirect.DISCARD).waitFor(STOP_TIMEOUT.toSeconds(),
+                TimeUnit.SECONDS);
+    }
+
+    /** The FFDC reports Liberty wrote since this process started. */
+    @Override
+    public List<String> incidents() {
+        Path ffdc = layout.serverDir().resolve("logs").resolve("ffdc");
+        if (!Files.isDirectory(ffdc)) {
+            return List.of();
         }
-        throw new IllegalStateException("the sample was not ready within " + timeout.toSeconds() + " s (last answer "
-                + "of " + ready + ": " + last + "); see " + layout.messagesLog());
+        try (Stream<Path> files = Files.list(ffdc)) {
+            return files.filter(file -> file.getFileName().toString().startsWith("ffdc_"))
+                    .filter(this::writtenSinceStart).map(Path::toString).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + ffdc, e);
+        }
     }
 
-    /** Blocks until the server exits, by itself or through {@link #stop()}; its exit code. */
-    int awaitExit() throws InterruptedException {
-        return process.waitFor();
-    }
-
-    /** Stops the server gracefully ({@code server stop}), forcibly if it has not exited within a minute. */
-    void stop() {
+    private boolean writtenSinceStart(Path file) {
         try {
-            if (process.isAlive()) {
-                launch(List.of("stop", layout.serverName())).waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            }
-            if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor();
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
+            return Files.getLastModifiedTime(file).compareTo(started) >= 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
-    private Process launch(List<String> arguments) {
+    private static Process launch(ServerLayout layout, List<String> arguments, Redirect output) {
         ProcessBuilder builder = new ProcessBuilder(layout.serverScript().toString());
         builder.command().addAll(arguments);
         builder.environment().put("WLP_USER_DIR", layout.userDir().toString());

@@ -4,8 +4,9 @@ import java.lang.ProcessBuilder.Redirect;
 import java.util.function.Supplier;
 
 /**
- * Runs the payments sample on Open Liberty until Ctrl-C: {@code mvn -pl sample-war -am -DskipTests -Prun package}.
- * The database is an embedded PostgreSQL, or the one named by {@value #JDBC_URL}.
+ * Runs the payments sample until Ctrl-C: on Open Liberty with {@code mvn -pl sample-war -am -DskipTests -Prun
+ * package}, on Payara Micro with {@code -Prun,payara} (the argument {@code payara}). The database is an embedded
+ * PostgreSQL, or the one named by {@value #JDBC_URL}.
  */
 public final class RunSample {
     static final String JDBC_URL = "SQLSTREAMS_JDBC_URL";
@@ -14,15 +15,16 @@ public final class RunSample {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        SampleRun run = new SampleRun(ServerLayout.load(), Redirect.INHERIT);
+        boolean onPayara = args.length > 0 && args[0].equals("payara");
+        SampleRun run = onPayara ? SampleRun.onPayara(Redirect.INHERIT) : SampleRun.onLiberty(Redirect.INHERIT);
         Runtime.getRuntime().addShutdownHook(new Thread(run::close, "stop-sample"));
         try {
             run.start(database(System.getenv(JDBC_URL)));
-            Instructions.print(run.baseUri(), run.database(), System.out);
+            Instructions.print(run.server(), run.database(), System.out);
             int exitCode = run.awaitExit();
             if (!run.isClosed()) {
-                throw new IllegalStateException("Liberty stopped by itself (exit code " + exitCode + "); see "
-                        + run.layout().messagesLog());
+                throw new IllegalStateException(run.server().name() + " stopped by itself (exit code " + exitCode
+                        + "); see " + run.server().log());
             }
         } catch (RuntimeException | InterruptedException e) {
             // after Ctrl-C while starting, the hook is stopping what started: not a failure

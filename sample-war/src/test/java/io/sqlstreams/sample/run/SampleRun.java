@@ -3,47 +3,62 @@ package io.sqlstreams.sample.run;
 import java.lang.ProcessBuilder.Redirect;
 import java.net.URI;
 import java.time.Duration;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
- * One run of the sample: a database, then the Liberty server with the WAR on it. {@link #close()} stops them in
- * the reverse order, also from a shutdown hook while {@link #start} runs.
+ * One run of the sample: a database, then a server with the WAR on it. {@link #close()} stops them in the reverse
+ * order, also from a shutdown hook while {@link #start} runs.
  */
 public final class SampleRun implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
 
-    private final ServerLayout layout;
+    private final BiFunction<DatabaseCoordinates, Redirect, SampleServer> servers;
     private final Redirect serverOutput;
     private boolean closed;
     private SampleDatabase database;
-    private LibertyProcess server;
+    private SampleServer server;
 
-    /** @param serverOutput where Liberty's console output goes */
-    public SampleRun(ServerLayout layout, Redirect serverOutput) {
-        this.layout = layout;
+    /**
+     * @param servers      starts the server on a database, its console output going to the given place
+     * @param serverOutput where the server's console output goes
+     */
+    SampleRun(BiFunction<DatabaseCoordinates, Redirect, SampleServer> servers, Redirect serverOutput) {
+        this.servers = servers;
         this.serverOutput = serverOutput;
+    }
+
+    /** The sample on Open Liberty. */
+    static SampleRun onLiberty(Redirect serverOutput) {
+        ServerLayout layout = ServerLayout.load();
+        return new SampleRun((database, output) -> LibertyProcess.start(layout, database, output), serverOutput);
+    }
+
+    /** The sample on Payara Micro. */
+    static SampleRun onPayara(Redirect serverOutput) {
+        PayaraLayout layout = PayaraLayout.load();
+        return new SampleRun((database, output) -> PayaraMicroProcess.start(layout, database, output), serverOutput);
     }
 
     /** Starts the database from {@code databases}, then the server, and returns once the sample is ready. */
     public void start(Supplier<SampleDatabase> databases) throws InterruptedException {
-        LibertyProcess started;
+        SampleServer started;
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("this run was closed");
             }
             database = databases.get();
-            SampleServerConfig.write(layout, database.coordinates());
-            started = server = LibertyProcess.start(layout, serverOutput);
+            started = server = servers.apply(database.coordinates(), serverOutput);
         }
-        started.awaitReady(baseUri(), READY_TIMEOUT);
+        ReadinessProbe.await(started, READY_TIMEOUT);
+    }
+
+    public synchronized SampleServer server() {
+        return server;
     }
 
     public URI baseUri() {
-        return URI.create("http://127.0.0.1:" + layout.httpPort() + "/");
-    }
-
-    public ServerLayout layout() {
-        return layout;
+        return server().baseUri();
     }
 
     public synchronized SampleDatabase database() {
@@ -52,11 +67,7 @@ public final class SampleRun implements AutoCloseable {
 
     /** Blocks while the server runs; its exit code. */
     public int awaitExit() throws InterruptedException {
-        LibertyProcess started;
-        synchronized (this) {
-            started = server;
-        }
-        return started.awaitExit();
+        return server().awaitExit();
     }
 
     public synchronized boolean isClosed() {

@@ -1,7 +1,6 @@
 package io.sqlstreams.sample.run;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -10,7 +9,7 @@ import java.util.Properties;
 
 /**
  * Where the sample's Liberty server and WAR are, as the build made them: {@code liberty:create} creates the server
- * in {@code package}, and Maven writes the paths into {@value #RESOURCE} on the test class path.
+ * in {@code package}, and Maven writes the paths ({@link BuildProperties}).
  *
  * @param libertyHome the {@code wlp} directory of the unpacked runtime
  * @param userDir     the server's {@code WLP_USER_DIR}
@@ -18,21 +17,10 @@ import java.util.Properties;
  * @param war         the sample application
  */
 public record ServerLayout(Path libertyHome, Path userDir, String serverName, Path war) {
-    static final String RESOURCE = "/sample-server.properties";
-
     public static ServerLayout load() {
-        Properties paths = new Properties();
-        try (InputStream in = ServerLayout.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is not on the class path: run through Maven");
-            }
-            paths.load(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new ServerLayout(Path.of(paths.getProperty("liberty.home")),
-                Path.of(paths.getProperty("liberty.user.dir")), paths.getProperty("liberty.server"),
-                Path.of(paths.getProperty("war")));
+        BuildProperties paths = BuildProperties.load();
+        return new ServerLayout(paths.path("liberty.home"), paths.path("liberty.user.dir"),
+                paths.text("liberty.server"), paths.path("war"));
     }
 
     public Path serverDir() {
