@@ -17,11 +17,17 @@ function cell(row, text, number) {
   const td = row.insertCell();
   td.textContent = text === null || text === undefined ? "" : String(text);
   if (number) td.className = "number";
+  return td;
 }
 
 function showError(error) {
   $("error").textContent = error ? error.message : "";
   $("error").hidden = !error;
+}
+
+function showNotice(text) {
+  $("notice").textContent = text || "";
+  $("notice").hidden = !text;
 }
 
 function groupPath(stream, group) {
@@ -35,16 +41,18 @@ async function overview() {
   for (const stream of body.streams) {
     for (const g of stream.groups) {
       const row = rows.insertRow();
+      row.dataset.group = g.stream + "/" + g.group;
       if (g.paused) row.className = "paused";
       const link = document.createElement("a");
+      link.className = "group-link";
       link.href = "#/" + encodeURIComponent(g.stream) + "/" + encodeURIComponent(g.group);
       link.textContent = g.group;
       cell(row, g.stream);
       row.insertCell().append(link);
-      cell(row, g.lag, true);
+      cell(row, g.lag, true).classList.add("lag");
       cell(row, g.exceptions.ready || 0, true);
       cell(row, g.exceptions.deferred || 0, true);
-      cell(row, g.dead, true);
+      cell(row, g.dead, true).classList.add("dead");
       cell(row, g.open_leases, true);
       cell(row, g.paused ? "paused" : "");
     }
@@ -66,6 +74,12 @@ async function letters(path, append) {
   if (!append) $("letters").replaceChildren();
   for (const letter of page.letters) {
     const row = $("letters").insertRow();
+    row.dataset.messageId = letter.message_id;
+    const select = document.createElement("input");
+    select.type = "checkbox";
+    select.className = "select";
+    select.value = letter.message_id;
+    row.insertCell().append(select);
     cell(row, letter.message_id, true);
     cell(row, letter.message_key);
     cell(row, letter.runs, true);
@@ -87,24 +101,48 @@ function listItems(list, items, text) {
 async function group(path) {
   const g = await call(path);
   $("group-title").textContent = g.stream + " / " + g.group;
-  $("group-state").textContent = "lag " + g.lag + ", dead " + g.dead + ", open leases " + g.open_leases
+  $("lag").textContent = g.lag;
+  $("dead-count").textContent = g.dead;
+  $("group-state").textContent = "open leases " + g.open_leases
       + (g.paused ? ", paused by " + g.pause.actor + " at " + g.pause.at : "");
   listItems($("blocked"), g.blocked_keys, k => k.message_key + ": " + k.waiting + " waiting behind "
       + k.blocking_id + " (" + k.blocking_status + ")");
   listItems($("actions"), g.actions, a => a.at + " " + a.kind + " by " + a.actor + ", " + a.affected + " affected");
 }
 
-async function settle(path, verb) {
-  const query = filterQuery();
-  const dry = await call(path + "/dead/" + verb + "?" + query + "&dry_run=true", "POST");
-  if (!confirm(verb + " " + dry.count + " dead letter(s)?")) return;
-  await call(path + "/dead/" + verb + "?" + query, "POST");
+/** The checked dead letters as the id parameter, or the filter when none is checked. */
+function selection() {
+  const checked = [...document.querySelectorAll("#letters input.select:checked")].map(box => box.value);
+  return checked.length ? new URLSearchParams({ id: checked.join(",") }) : filterQuery();
+}
+
+function plural(count, noun) {
+  return count + " " + noun + (count === 1 ? "" : "s");
+}
+
+/** Counts the selection with a dry run, asks in the #confirm panel, and on yes redrives or discards it. */
+async function settle(path, verb, done) {
+  const query = selection();
+  const endpoint = path + "/dead/" + verb + "?";
+  const dry = await call(endpoint + query + "&dry_run=true", "POST");
+  $("confirm-text").textContent = verb + " " + plural(dry.count, "dead letter") + "?";
+  $("confirm").hidden = false;
+  $("confirm-no").onclick = () => { $("confirm").hidden = true; };
+  $("confirm-yes").onclick = () => {
+    $("confirm").hidden = true;
+    call(endpoint + query, "POST")
+        .then(answer => showNotice((verb === "redrive" ? "redriven " : "discarded ")
+            + plural(answer.count, "dead letter")))
+        .then(done).catch(showError);
+  };
 }
 
 function route() {
   const parts = location.hash.split("/").slice(1).map(decodeURIComponent);
   clearInterval(state.timer);
   showError(null);
+  showNotice(null);
+  $("confirm").hidden = true;
   $("overview").hidden = parts.length === 2;
   $("group").hidden = parts.length !== 2;
   if (parts.length !== 2) {
@@ -119,8 +157,8 @@ function route() {
   $("more").onclick = () => letters(path, true).catch(showError);
   $("pause").onclick = act(() => call(path + "/pause", "POST"));
   $("resume").onclick = act(() => call(path + "/resume", "POST"));
-  $("redrive").onclick = act(() => settle(path, "redrive"));
-  $("discard").onclick = act(() => settle(path, "discard"));
+  $("redrive").onclick = () => settle(path, "redrive", refresh).catch(showError);
+  $("discard").onclick = () => settle(path, "discard", refresh).catch(showError);
   refresh();
 }
 
