@@ -30,8 +30,9 @@ public final class EmbeddedDatabase implements SampleDatabase {
 
     @Override
     public DatabaseCoordinates coordinates() {
-        // the embedded server's superuser and database are both "postgres"; it trusts local connections
-        return new DatabaseCoordinates(HOST, postgres.getPort(), "postgres", "postgres", "postgres");
+        // the embedded server's superuser and database are both "postgres"; it trusts local connections, so no
+        // password
+        return new DatabaseCoordinates(HOST, postgres.getPort(), "postgres", "postgres", null);
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 /** The sample's Liberty server running in the foreground ({@code server run}) as a child process. */
 final class LibertyProcess extends ChildProcessServer {
+    static final String NAME = "Open Liberty";
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
     private final ServerLayout layout;
@@ -41,7 +42,7 @@ final class LibertyProcess extends ChildProcessServer {
 
     @Override
     public String name() {
-        return "Open Liberty";
+        return NAME;
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.stream.Stream;
  * the console's demo users, the WAR at the context root. Micro's Hazelcast listens on every interface even with {@code --nocluster}.
  */
 final class PayaraMicroProcess extends ChildProcessServer {
+    static final String NAME = "Payara Micro";
     private static final String LOG = "payara.log";
 
     private final PayaraLayout layout;
@@ -98,7 +99,7 @@ final class PayaraMicroProcess extends ChildProcessServer {
 
     @Override
     public String name() {
-        return "Payara Micro";
+        return NAME;
     }
 
     @Override
@@ -106,9 +107,13 @@ final class PayaraMicroProcess extends ChildProcessServer {
         return URI.create("http://127.0.0.1:" + httpPort + "/");
     }
 
-    /** Micro hands {@code --logtofile} to a rotating file handler, which appends the generation, 0 the current. */
     @Override
     public Path log() {
+        return logOf(layout);
+    }
+
+    /** Micro hands {@code --logtofile} to a rotating file handler, which appends the generation, 0 the current. */
+    static Path logOf(PayaraLayout layout) {
         return layout.workDir().resolve(LOG + ".0");
     }
 

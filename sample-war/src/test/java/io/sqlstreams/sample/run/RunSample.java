@@ -16,9 +16,11 @@ public final class RunSample {
 
     public static void main(String[] args) throws InterruptedException {
         boolean onPayara = args.length > 0 && args[0].equals("payara");
-        SampleRun run = onPayara ? SampleRun.onPayara(Redirect.INHERIT) : SampleRun.onLiberty(Redirect.INHERIT);
+        // the server's console output only repeats its log: the user's console keeps the banner readable
+        SampleRun run = onPayara ? SampleRun.onPayara(Redirect.DISCARD) : SampleRun.onLiberty(Redirect.DISCARD);
         Runtime.getRuntime().addShutdownHook(new Thread(run::close, "stop-sample"));
         try {
+            System.out.println(run.describeStart());
             run.start(database(System.getenv(JDBC_URL)));
             Instructions.print(run.server(), run.database(), System.out);
             int exitCode = run.awaitExit();

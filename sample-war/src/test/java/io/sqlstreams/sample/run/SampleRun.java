@@ -2,6 +2,7 @@ package io.sqlstreams.sample.run;
 
 import java.lang.ProcessBuilder.Redirect;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
@@ -13,6 +14,8 @@ import java.util.function.Supplier;
 public final class SampleRun implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
 
+    private final String serverName;
+    private final Path serverLog;
     private final BiFunction<DatabaseCoordinates, Redirect, SampleServer> servers;
     private final Redirect serverOutput;
     private boolean closed;
@@ -20,10 +23,15 @@ public final class SampleRun implements AutoCloseable {
     private SampleServer server;
 
     /**
+     * @param serverName   the server's name for a human
+     * @param serverLog    where the server logs
      * @param servers      starts the server on a database, its console output going to the given place
      * @param serverOutput where the server's console output goes
      */
-    SampleRun(BiFunction<DatabaseCoordinates, Redirect, SampleServer> servers, Redirect serverOutput) {
+    private SampleRun(String serverName, Path serverLog, BiFunction<DatabaseCoordinates, Redirect, SampleServer> servers,
+                      Redirect serverOutput) {
+        this.serverName = serverName;
+        this.serverLog = serverLog;
         this.servers = servers;
         this.serverOutput = serverOutput;
     }
@@ -31,13 +39,20 @@ public final class SampleRun implements AutoCloseable {
     /** The sample on Open Liberty. */
     static SampleRun onLiberty(Redirect serverOutput) {
         ServerLayout layout = ServerLayout.load();
-        return new SampleRun((database, output) -> LibertyProcess.start(layout, database, output), serverOutput);
+        return new SampleRun(LibertyProcess.NAME, layout.messagesLog(),
+                (database, output) -> LibertyProcess.start(layout, database, output), serverOutput);
     }
 
     /** The sample on Payara Micro. */
     static SampleRun onPayara(Redirect serverOutput) {
         PayaraLayout layout = PayaraLayout.load();
-        return new SampleRun((database, output) -> PayaraMicroProcess.start(layout, database, output), serverOutput);
+        return new SampleRun(PayaraMicroProcess.NAME, PayaraMicroProcess.logOf(layout),
+                (database, output) -> PayaraMicroProcess.start(layout, database, output), serverOutput);
+    }
+
+    /** One line for the user while the run starts: what starts, and where the server logs. */
+    String describeStart() {
+        return "Starting the payments sample on " + serverName + " (its log: " + serverLog + ") …";
     }
 
     /** Starts the database from {@code databases}, then the server, and returns once the sample is ready. */
