@@ -8,8 +8,8 @@ import java.util.Map;
 
 import io.sqlstreams.Alert;
 import io.sqlstreams.AlertEvaluationSnapshot;
-import io.sqlstreams.AlertOwner;
 import io.sqlstreams.engine.codec.DurationText;
+import io.sqlstreams.engine.operator.OperatorJson;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -21,7 +21,7 @@ import jakarta.json.JsonValue;
  * {@code consumer <stream>/<group>}.
  */
 final class AlertFormats {
-    static final RowFormat<Alert> REPORT = new RowFormat<>(Alert::name, AlertFormats::report,
+    static final RowFormat<Alert> REPORT = new RowFormat<>(Alert::name, OperatorJson::alert,
             List.of("name", "code", "status", "owner", "at", "message"), Map.of("owner", AlertFormats::owner));
 
     private AlertFormats() {
@@ -42,31 +42,7 @@ final class AlertFormats {
         return fields.add("reason", snapshot.reason()).build();
     }
 
-    private static JsonObject report(Alert alert) {
-        JsonObjectBuilder fields = Json.createObjectBuilder()
-                .add("name", alert.name())
-                .add("code", alert.code().id())
-                .add("status", lower(alert.status()))
-                .add("severity", alert.severity())
-                .add("owner", owner(alert.owner()))
-                .add("message", alert.message())
-                .add("detail", alert.detail())
-                .add("hint", alert.hint())
-                .add("data", StoredKeys.parse(alert.data()));
-        time(fields, "at", alert.at());
-        return fields.build();
-    }
-
-    private static JsonObject owner(AlertOwner owner) {
-        JsonObjectBuilder fields = Json.createObjectBuilder()
-                .add("kind", lower(owner.kind()))
-                .add("id", owner.id());
-        text(fields, "stream", owner.stream());
-        text(fields, "group", owner.group());
-        return fields.build();
-    }
-
-    /** The owner column of a table, from the {@code owner} object of {@link #report}. */
+    /** The owner column of a table, from the {@code owner} object of {@link OperatorJson#alert}. */
     private static String owner(JsonValue owner) {
         JsonObject fields = owner.asJsonObject();
         return switch (fields.getString("kind")) {

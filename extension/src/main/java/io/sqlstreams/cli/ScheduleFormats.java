@@ -9,6 +9,7 @@ import io.sqlstreams.ScheduleGroupStatus;
 import io.sqlstreams.ScheduledMessage;
 import io.sqlstreams.engine.codec.DurationText;
 import io.sqlstreams.engine.codec.JsonValues;
+import io.sqlstreams.engine.operator.OperatorJson;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -20,7 +21,7 @@ import jakarta.json.JsonValue;
  * {@code audit=succeeded,billing=pending}).
  */
 final class ScheduleFormats {
-    static final RowFormat<Schedule> SCHEDULE = new RowFormat<>(Schedule::name, ScheduleFormats::schedule,
+    static final RowFormat<Schedule> SCHEDULE = new RowFormat<>(Schedule::name, OperatorJson::schedule,
             List.of("name", "stream", "expression", "suspended", "next_scheduled_at", "last_scheduled_at"));
 
     static final RowFormat<ScheduledMessage> MESSAGE = new RowFormat<>(message -> Long.toString(message.id()),
@@ -39,7 +40,7 @@ final class ScheduleFormats {
 
     /** A schedule as {@code schedule get} shows it: its fields, then its newest messages when they were asked for. */
     static final RowFormat<Detail> DETAIL = new RowFormat<>(detail -> detail.schedule().name(), detail -> {
-        JsonObjectBuilder fields = Json.createObjectBuilder(schedule(detail.schedule()));
+        JsonObjectBuilder fields = Json.createObjectBuilder(OperatorJson.schedule(detail.schedule()));
         if (detail.messages() != null) {
             fields.add("messages", MESSAGE.array(detail.messages()));
         }
@@ -51,24 +52,6 @@ final class ScheduleFormats {
     }
 
     private ScheduleFormats() {
-    }
-
-    private static JsonObject schedule(Schedule schedule) {
-        return Json.createObjectBuilder()
-                .add("name", schedule.name())
-                .add("stream", schedule.stream())
-                .add("expression", schedule.expression())
-                .add("suspended", schedule.suspended())
-                .add("schema_version", schedule.schemaVersion())
-                .add("payload", JsonValues.document(schedule.payload()))
-                .add("timeout", DurationText.format(schedule.config().resolvedTimeout()))
-                .add("concurrency", schedule.config().resolvedConcurrency().wireName())
-                .add("metadata", JsonValues.document(schedule.config().metadata()))
-                .add("next_scheduled_at", JsonValues.instant(schedule.nextScheduledAt()))
-                .add("last_scheduled_at", JsonValues.instant(schedule.lastScheduledAt()))
-                .add("created_at", JsonValues.instant(schedule.createdAt()))
-                .add("updated_at", JsonValues.instant(schedule.updatedAt()))
-                .build();
     }
 
     private static JsonObject message(ScheduledMessage message) {

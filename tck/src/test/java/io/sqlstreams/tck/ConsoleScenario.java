@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.ProduceOptions;
+import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.tck.deployment.Payment;
 import io.sqlstreams.tck.deployment.console.DeclineOnceCards;
@@ -76,14 +78,44 @@ public abstract class ConsoleScenario extends TckScenario {
         assertThat(page.body()).contains("console.js", "console.css");
         assertThat(viewer.page("console.js").headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("text/javascript"));
+        assertThat(page.headers().firstValue("Content-Security-Policy"))
+                .hasValue("default-src 'self'; frame-ancestors 'none'");
+        assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        HttpResponse<String> api = viewer.page("api/schedules");
+        assertThat(api.headers().firstValue("Cache-Control")).hasValue("no-store");
+        assertThat(api.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
 
+        long keyed = produceKeyed("console-key");
         await().atMost(WAIT).ignoreExceptions().until(() -> viewer.get(GROUP_PATH + "/dead/count?" + selection).json()
                 .getJsonNumber("count").longValue() == 3);
-        JsonObject group = viewer.get("overview").json().getJsonArray("streams").getValuesAs(JsonObject.class)
+        JsonObject overview = viewer.get("overview").json();
+        assertThat(overview.getJsonObject("manager").getString("state")).isNotBlank();
+        assertThat(overview.getJsonObject("manager").getJsonNumber("workers_running")).isNotNull();
+        JsonObject group = overview.getJsonArray("streams").getValuesAs(JsonObject.class)
                 .stream().filter(s -> s.getString("stream").equals(Payment.STREAM)).findFirst().orElseThrow()
                 .getJsonArray("groups").getJsonObject(0);
         assertThat(group.getString("group")).isEqualTo(DeclineOnceCards.GROUP);
         assertThat(group.getJsonNumber("dead").longValue()).isGreaterThanOrEqualTo(3);
+        assertThat(group.getInt("live_instances")).as("the deployed application consumes the group").isPositive();
+        assertThat(group.getString("health")).isEqualTo("dead letters");
+        assertThat(group.getString("health_reason")).contains("dead letter");
+        assertThat(group).containsKeys("oldest_unresolved_age_ms", "rate_per_second");
+
+        JsonObject placement = viewer.get("streams/" + Payment.STREAM + "/messages/" + ids.get(0)).json();
+        assertThat(placement.getJsonNumber("message_id").longValue()).isEqualTo(ids.get(0));
+        assertThat(placement.getJsonObject("groups").getJsonObject(DeclineOnceCards.GROUP).getString("state"))
+                .isEqualTo("dead");
+        await().atMost(WAIT).ignoreExceptions().until(() -> viewer.get("streams/" + Payment.STREAM
+                + "/keys?key=console-key&limit=5").json().getJsonArray("messages").getJsonObject(0)
+                .getJsonObject("groups").getJsonObject(DeclineOnceCards.GROUP).getString("state").equals("dead"));
+        assertThat(viewer.get("streams/" + Payment.STREAM + "/keys?key=console-key").json().getJsonArray("messages")
+                .getJsonObject(0).getJsonNumber("message_id").longValue()).isEqualTo(keyed);
+        JsonObject errors = viewer.get(GROUP_PATH + "/dead/errors?" + selection).json().getJsonArray("errors")
+                .getJsonObject(0);
+        assertThat(errors.getString("last_error")).contains("card declined");
+        assertThat(errors.getJsonObject("sample_payload").toString()).contains("console-");
+        assertThat(viewer.get("schedules").json().getJsonArray("schedules")).isNotNull();
+        assertThat(viewer.get("alerts").json().getJsonArray("alerts")).isNotNull();
         assertThat(viewer.get(GROUP_PATH + "/dead?" + selection + "&limit=2").json()
                 .getJsonArray("letters")).hasSize(2);
 
@@ -136,6 +168,40 @@ public abstract class ConsoleScenario extends TckScenario {
                 + URLEncoder.encode("%'; DROP TABLE x; --", StandardCharsets.UTF_8)).json()
                 .getJsonNumber("count").longValue()).as("SQL text in a filter is only text").isZero();
         assertThat(viewer.post(GROUP_PATH + "/dead/count", null).status()).isEqualTo(405);
+
+        String messages = "streams/" + Payment.STREAM + "/";
+        assertError(viewer.get("streams/no.such.stream/messages/1"), 404, "SQL0005");
+        assertError(viewer.get(messages + "messages/ten"), 400, "SQL0152");
+        assertError(viewer.get(messages + "messages/0"), 400, "SQL0152");
+        assertError(viewer.get(messages + "keys?key=k&limit=100000"), 400, "SQL0152");
+        assertError(viewer.get(GROUP_PATH + "/dead?limit=100000"), 400, "SQL0152");
+        assertError(viewer.get(GROUP_PATH + "/dead/errors?limit=100000"), 400, "SQL0152");
+        assertError(viewer.get(messages + "keys?key=" + injection), 400, "SQL0152");
+        assertThat(viewer.get(messages + "keys?key=" + URLEncoder.encode("'; DROP TABLE x; --", StandardCharsets.UTF_8))
+                .json().getJsonArray("messages")).as("SQL text in a key is only text").isEmpty();
+        assertError(viewer.get(messages + "keys"), 400, "SQL0152");
+        assertThat(viewer.get(messages + "messages/999999999").status()).isEqualTo(404);
+
+        ConsoleEndpoint operator = ConsoleEndpoint.as(server(), APPLICATION, OPERATOR, PASSWORD);
+        String csrf = operator.get("session").json().getString("csrf");
+        JsonObject before = viewer.get(GROUP_PATH).json();
+        assertError(operator.post("groups/" + Payment.STREAM + "/no-such-group/dead/redrive", csrf), 404, "SQL0014");
+        assertError(operator.post("groups/no.such.stream/" + DeclineOnceCards.GROUP + "/pause", csrf), 404, "SQL0005");
+        assertError(operator.post(GROUP_PATH + "/dead/discard?id=1,x", csrf), 400, "SQL0152");
+        assertError(operator.post(GROUP_PATH + "/dead/discard?dead_since=yesterday", csrf), 400, "SQL0152");
+        assertError(operator.post(GROUP_PATH + "/dead/redrive?error=" + injection, csrf), 400, "SQL0152");
+        JsonObject after = viewer.get(GROUP_PATH).json();
+        assertThat(after.getJsonArray("actions")).as("no bad request changed anything")
+                .isEqualTo(before.getJsonArray("actions"));
+        assertThat(after.getBoolean("paused")).isEqualTo(before.getBoolean("paused"));
+        assertThat(after.getJsonNumber("dead")).isEqualTo(before.getJsonNumber("dead"));
+    }
+
+    private long produceKeyed(String key) {
+        try (Producer<Payment> producer = stream.producer().register()) {
+            return producer.produce(new Payment("console-keyed"), ProduceOptions.builder().messageKey(key).build())
+                    .id();
+        }
     }
 
     private static void assertError(ConsoleEndpoint.Answer answer, int status, String code) {

@@ -28,7 +28,6 @@ final class ConsoleAssets {
             }
             response.setContentType(type);
             response.setHeader("Cache-Control", "no-cache");
-            response.setHeader("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'");
             file.transferTo(response.getOutputStream());
         }
         return true;

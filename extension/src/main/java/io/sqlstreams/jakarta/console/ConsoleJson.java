@@ -1,9 +1,11 @@
 package io.sqlstreams.jakarta.console;
 
+import static io.sqlstreams.engine.codec.JsonValues.document;
 import static io.sqlstreams.engine.codec.JsonValues.text;
 
 import io.sqlstreams.BlockedKey;
 import io.sqlstreams.ConsumerInspection;
+import io.sqlstreams.DeadLetter;
 import io.sqlstreams.DeadLetterErrors;
 import io.sqlstreams.DeadLetterPage;
 import io.sqlstreams.OperatorAction;
@@ -52,8 +54,14 @@ final class ConsoleJson {
                 : json.add("next_before_id", page.nextBeforeId()).build();
     }
 
-    static JsonObject errors(Collection<DeadLetterErrors> errors) {
-        return Json.createObjectBuilder().add("errors", array(errors, OperatorJson::errors)).build();
+    /** The error groups, each with {@code sample_payload}: its sample's payload, null when that was settled since. */
+    static JsonObject errors(Collection<DeadLetterErrors> errors, Map<Long, DeadLetter> samples) {
+        return Json.createObjectBuilder().add("errors", array(errors, group -> {
+            DeadLetter sample = samples.get(group.sampleMessageId());
+            return Json.createObjectBuilder(OperatorJson.errors(group))
+                    .add("sample_payload", sample == null ? JsonValue.NULL : document(sample.payloadJson()))
+                    .build();
+        })).build();
     }
 
     static JsonObject count(long count) {
@@ -69,8 +77,6 @@ final class ConsoleJson {
                 .build();
     }
 
-
-
     private static JsonObject exceptions(Map<String, Long> byStatus) {
         JsonObjectBuilder json = Json.createObjectBuilder();
         byStatus.forEach(json::add);
@@ -82,7 +88,4 @@ final class ConsoleJson {
         items.forEach(item -> json.add(mapping.apply(item)));
         return json;
     }
-
-
-
 }

@@ -69,7 +69,8 @@ final class DeadLetterParameters {
         return value == null || value.isEmpty() ? null : parseNumber(name, value);
     }
 
-    private static Long parseNumber(String name, String value) {
+    /** {@code value} of the parameter or path segment {@code name} as a whole number, else SQL0152. */
+    static Long parseNumber(String name, String value) {
         try {
             return Long.valueOf(value);
         } catch (NumberFormatException malformed) {

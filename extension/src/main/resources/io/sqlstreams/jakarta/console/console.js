@@ -1,7 +1,9 @@
 "use strict";
-// The console page: the overview every 5 s, one group's view under #/<stream>/<group>.
+// The console page: one view per hash route (#/, #/search, #/schedules, #/alerts, #/<stream>/<group>).
 const state = { session: null, timer: null, before: null };
 const $ = id => document.getElementById(id);
+const ABSENT = "—";
+const VIEWS = ["overview", "group", "search", "schedules", "alerts"];
 
 async function call(path, method = "GET") {
   const headers = method === "POST" ? { "X-SQLStreams-CSRF": state.session.csrf } : {};
@@ -13,11 +15,27 @@ async function call(path, method = "GET") {
   return body;
 }
 
+function shown(value) {
+  return value === null || value === undefined ? ABSENT : String(value);
+}
+
 function cell(row, text, number) {
   const td = row.insertCell();
-  td.textContent = text === null || text === undefined ? "" : String(text);
+  td.textContent = shown(text);
   if (number) td.className = "number";
   return td;
+}
+
+function firstLine(text) {
+  return text === null || text === undefined ? null : text.split("\n")[0];
+}
+
+function duration(ms) {
+  if (ms === null || ms === undefined) return null;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return seconds + " s";
+  if (seconds < 7200) return Math.round(seconds / 60) + " min";
+  return Math.round(seconds / 3600) + " h";
 }
 
 function showError(error) {
@@ -30,33 +48,57 @@ function showNotice(text) {
   $("notice").hidden = !text;
 }
 
+function plural(count, noun) {
+  return count + " " + noun + (count === 1 ? "" : "s");
+}
+
 function groupPath(stream, group) {
   return "groups/" + encodeURIComponent(stream) + "/" + encodeURIComponent(group);
 }
 
+/** Fills the table body with one row per item; columns are [value of item, numeric?] pairs. */
+function fill(body, items, columns) {
+  body.replaceChildren();
+  for (const item of items) {
+    const row = body.insertRow();
+    for (const [value, number] of columns) cell(row, value(item), number);
+  }
+}
+
 async function overview() {
   const body = await call("overview");
+  const m = body.manager;
+  $("manager").textContent = "manager: " + m.state + ", " + plural(m.workers_running, "worker") + " running"
+      + (m.last_error ? ", last error: " + m.last_error : "");
   const rows = $("groups");
   rows.replaceChildren();
+  const names = [];
   for (const stream of body.streams) {
+    names.push(stream.stream);
     for (const g of stream.groups) {
       const row = rows.insertRow();
       row.dataset.group = g.stream + "/" + g.group;
-      if (g.paused) row.className = "paused";
       const link = document.createElement("a");
       link.className = "group-link";
       link.href = "#/" + encodeURIComponent(g.stream) + "/" + encodeURIComponent(g.group);
       link.textContent = g.group;
       cell(row, g.stream);
       row.insertCell().append(link);
+      const health = cell(row, g.health);
+      health.classList.add("health", "health-" + g.health.replace(/ /g, "-"));
+      health.title = g.health_reason;
       cell(row, g.lag, true).classList.add("lag");
       cell(row, g.exceptions.ready || 0, true);
+      cell(row, g.exceptions.inflight || 0, true);
       cell(row, g.exceptions.deferred || 0, true);
       cell(row, g.dead, true).classList.add("dead");
+      cell(row, duration(g.oldest_unresolved_age_ms), true);
+      cell(row, g.rate_per_second === null ? null : g.rate_per_second.toFixed(1), true);
+      cell(row, g.live_instances, true);
       cell(row, g.open_leases, true);
-      cell(row, g.paused ? "paused" : "");
     }
   }
+  $("stream-names").replaceChildren(...names.map(name => new Option(name)));
 }
 
 function filterQuery() {
@@ -65,6 +107,23 @@ function filterQuery() {
     if (value) query.append(name, value);
   }
   return query;
+}
+
+function expandable(row, detail) {
+  row.classList.add("expandable");
+  row.onclick = event => {
+    if (event.target.tagName === "INPUT") return;
+    const next = row.nextElementSibling;
+    if (next && next.classList.contains("detail")) { next.remove(); return; }
+    const extra = document.createElement("tr");
+    extra.className = "detail";
+    const td = extra.insertCell();
+    td.colSpan = row.cells.length;
+    const pre = document.createElement("pre");
+    pre.textContent = detail;
+    td.append(pre);
+    row.after(extra);
+  };
 }
 
 async function letters(path, append) {
@@ -84,18 +143,11 @@ async function letters(path, append) {
     cell(row, letter.message_key);
     cell(row, letter.runs, true);
     cell(row, letter.dead_since);
-    cell(row, letter.last_error);
+    cell(row, firstLine(letter.last_error)).className = "error-text";
+    expandable(row, shown(letter.last_error) + "\n\npayload: " + JSON.stringify(letter.payload, null, 2));
   }
   state.before = page.next_before_id;
   $("more").hidden = state.before === null;
-}
-
-function listItems(list, items, text) {
-  list.replaceChildren(...items.map(item => {
-    const li = document.createElement("li");
-    li.textContent = text(item);
-    return li;
-  }));
 }
 
 async function group(path) {
@@ -104,20 +156,24 @@ async function group(path) {
   $("lag").textContent = g.lag;
   $("dead-count").textContent = g.dead;
   $("group-state").textContent = "open leases " + g.open_leases
-      + (g.paused ? ", paused by " + g.pause.actor + " at " + g.pause.at : "");
-  listItems($("blocked"), g.blocked_keys, k => k.message_key + ": " + k.waiting + " waiting behind "
-      + k.blocking_id + " (" + k.blocking_status + ")");
-  listItems($("actions"), g.actions, a => a.at + " " + a.kind + " by " + a.actor + ", " + a.affected + " affected");
+      + (g.paused ? " · paused by " + g.pause.actor + " at " + g.pause.at : "");
+  fill($("counts"), Object.entries(g.exceptions), [[e => e[0]], [e => e[1], true]]);
+  fill($("blocked"), g.blocked_keys, [[k => k.message_key], [k => k.waiting, true], [k => k.blocking_id, true],
+    [k => k.blocking_status], [k => k.blocking_runs, true], [k => k.blocking_run_after],
+    [k => firstLine(k.blocking_error)]]);
+  fill($("actions"), g.actions, [[a => a.at], [a => a.kind], [a => a.actor], [a => a.affected, true]]);
+}
+
+async function errorGroups(path) {
+  const body = await call(path + "/dead/errors?" + filterQuery());
+  fill($("error-groups"), body.errors, [[e => firstLine(e.last_error)], [e => e.count, true],
+    [e => e.newest_dead_since], [e => e.sample_payload === undefined ? null : JSON.stringify(e.sample_payload)]]);
 }
 
 /** The checked dead letters as the id parameter, or the filter when none is checked. */
 function selection() {
   const checked = [...document.querySelectorAll("#letters input.select:checked")].map(box => box.value);
   return checked.length ? new URLSearchParams({ id: checked.join(",") }) : filterQuery();
-}
-
-function plural(count, noun) {
-  return count + " " + noun + (count === 1 ? "" : "s");
 }
 
 /** Counts the selection with a dry run, asks in the #confirm panel, and on yes redrives or discards it. */
@@ -137,21 +193,9 @@ async function settle(path, verb, done) {
   };
 }
 
-function route() {
-  const parts = location.hash.split("/").slice(1).map(decodeURIComponent);
-  clearInterval(state.timer);
-  showError(null);
-  showNotice(null);
-  $("confirm").hidden = true;
-  $("overview").hidden = parts.length === 2;
-  $("group").hidden = parts.length !== 2;
-  if (parts.length !== 2) {
-    overview().catch(showError);
-    state.timer = setInterval(() => overview().catch(showError), 5000);
-    return;
-  }
-  const path = groupPath(parts[0], parts[1]);
-  const refresh = () => Promise.all([group(path), letters(path, false)]).catch(showError);
+function showGroup(stream, name) {
+  const path = groupPath(stream, name);
+  const refresh = () => Promise.all([group(path), errorGroups(path), letters(path, false)]).catch(showError);
   const act = action => () => action().then(refresh).catch(showError);
   $("filter").onsubmit = event => { event.preventDefault(); refresh(); };
   $("more").onclick = () => letters(path, true).catch(showError);
@@ -160,6 +204,59 @@ function route() {
   $("redrive").onclick = () => settle(path, "redrive", refresh).catch(showError);
   $("discard").onclick = () => settle(path, "discard", refresh).catch(showError);
   refresh();
+}
+
+async function search() {
+  const stream = encodeURIComponent($("search-stream").value);
+  const id = $("search-id").value.trim();
+  const key = $("search-key").value;
+  const messages = id ? [await call("streams/" + stream + "/messages/" + encodeURIComponent(id))]
+      : (await call("streams/" + stream + "/keys?" + new URLSearchParams({ key }))).messages;
+  const rows = [];
+  for (const m of messages) {
+    for (const [name, placement] of Object.entries(m.groups)) rows.push({ m, name, placement });
+  }
+  fill($("placements"), rows, [[r => r.m.message_id, true], [r => r.m.message_key], [r => r.m.created_at],
+    [r => r.name], [r => r.placement.state], [r => r.placement.runs, true],
+    [r => firstLine(r.placement.last_error)], [r => r.placement.run_after]]);
+  if (!rows.length) showNotice("no such message, or no group on the stream");
+}
+
+async function schedules() {
+  const body = await call("schedules");
+  fill($("schedule-rows"), body.schedules, [[s => s.name], [s => s.stream], [s => s.expression],
+    [s => s.suspended ? "suspended" : ""], [s => s.next_scheduled_at], [s => s.last_scheduled_at]]);
+}
+
+async function alerts() {
+  const body = await call("alerts");
+  const owner = o => o.kind === "system" ? "system" : o.stream + (o.group ? "/" + o.group : "");
+  fill($("alert-rows"), body.alerts, [[a => a.status], [a => a.severity], [a => a.name], [a => a.code],
+    [a => owner(a.owner)], [a => a.at], [a => a.message]]);
+  for (const row of $("alert-rows").rows) row.cells[0].classList.add("health", "alert-" + row.cells[0].textContent);
+}
+
+function route() {
+  const parts = location.hash.split("/").slice(1).filter(part => part).map(decodeURIComponent);
+  const view = parts.length === 2 ? "group" : VIEWS.includes(parts[0]) ? parts[0] : "overview";
+  clearInterval(state.timer);
+  showError(null);
+  showNotice(null);
+  $("confirm").hidden = true;
+  for (const name of VIEWS) $(name).hidden = name !== view;
+  if (view === "group") {
+    showGroup(parts[0], parts[1]);
+  } else if (view === "search") {
+    $("search-form").onsubmit = event => { event.preventDefault(); showNotice(null); search().catch(showError); };
+    overview().catch(showError);
+  } else if (view === "schedules") {
+    schedules().catch(showError);
+  } else if (view === "alerts") {
+    alerts().catch(showError);
+  } else {
+    overview().catch(showError);
+    state.timer = setInterval(() => overview().catch(showError), 5000);
+  }
 }
 
 call("session").then(session => {
