@@ -178,6 +178,8 @@ function selection() {
 
 /** Counts the selection with a dry run, asks in the #confirm panel, and on yes redrives or discards it. */
 async function settle(path, verb, done) {
+  showError(null);
+  showNotice(null);
   const query = selection();
   const endpoint = path + "/dead/" + verb + "?";
   const dry = await call(endpoint + query + "&dry_run=true", "POST");
@@ -254,8 +256,9 @@ function route() {
   } else if (view === "alerts") {
     alerts().catch(showError);
   } else {
-    overview().catch(showError);
-    state.timer = setInterval(() => overview().catch(showError), 5000);
+    const refresh = () => overview().then(() => showError(null)).catch(showError);
+    refresh();
+    state.timer = setInterval(refresh, 5000);
   }
 }
 
