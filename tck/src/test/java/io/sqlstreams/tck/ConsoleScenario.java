@@ -181,6 +181,9 @@ public abstract class ConsoleScenario extends TckScenario {
                 .json().getJsonArray("messages")).as("SQL text in a key is only text").isEmpty();
         assertError(viewer.get(messages + "keys"), 400, "SQL0152");
         assertThat(viewer.get(messages + "messages/999999999").status()).isEqualTo(404);
+        assertThat(viewer.post("alerts", null).status()).isEqualTo(405);
+        assertThat(viewer.post(messages + "messages/1", null).status()).isEqualTo(405);
+        assertThat(viewer.get("no-such-endpoint").status()).isEqualTo(404);
 
         ConsoleEndpoint operator = ConsoleEndpoint.as(server(), APPLICATION, OPERATOR, PASSWORD);
         String csrf = operator.get("session").json().getString("csrf");
