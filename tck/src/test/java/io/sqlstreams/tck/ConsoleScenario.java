@@ -79,7 +79,7 @@ public abstract class ConsoleScenario extends TckScenario {
         assertThat(viewer.page("console.js").headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("text/javascript"));
         assertThat(page.headers().firstValue("Content-Security-Policy"))
-                .hasValue("default-src 'self'; frame-ancestors 'none'");
+                .hasValue("default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
         assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
         HttpResponse<String> api = viewer.page("api/schedules");
         assertThat(api.headers().firstValue("Cache-Control")).hasValue("no-store");

@@ -25,7 +25,7 @@ final class ConsoleServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         // the page keeps all script and style in its own files, so nothing inline needs allowing
-        response.setHeader("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'");
+        response.setHeader("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'");
         response.setHeader("X-Content-Type-Options", "nosniff");
         String path = request.getPathInfo();
         if (path == null) {
