@@ -118,11 +118,25 @@ public abstract class ManagerScenario extends TckScenario {
 
     /** What the installation looks like now, for a wait that runs out. */
     private static String state(Stream stream) throws Exception {
-        return "partitions " + partitions(SCHEMA, stream) + ", cursors " + text("SELECT string_agg(format('(claimed %s,"
-                + " committed %s)', claimed, committed), ', ') FROM " + SCHEMA + ".consumer_group_cursor_" + stream.id())
-                + ", live workers " + text("SELECT string_agg(w.name || ' target ' || w.target_instances, ', ') FROM " + SCHEMA
-                + ".worker_instance i JOIN " + SCHEMA + ".worker_config w ON w.id = i.worker_id"
-                + " WHERE i.expires_at > now()") + ", readiness " + health("ready").body();
+        return "partitions " + partitions(SCHEMA, stream) + ", cursors " + text("SELECT string_agg(format("
+                + "'(claimed %s, committed %s)', claimed, committed), ', ') FROM " + SCHEMA + ".consumer_group_cursor_"
+                + stream.id())
+                + ", live workers " + liveWorkers() + ", transactions open for over a second " + longTransactions()
+                + ", readiness " + health("ready").body();
+    }
+
+    /** Each live worker instance with its owner and its failure streak: a janitor failing in a row backs off. */
+    private static String liveWorkers() throws SQLException {
+        return text("SELECT string_agg(format('%s of %s target %s failed %s in a row', w.name, coalesce(s.name,"
+                + " 'group ' || w.consumer_group_id, 'the system'), w.target_instances, i.attempts), ', ') FROM "
+                + SCHEMA + ".worker_instance i JOIN " + SCHEMA + ".worker_config w ON w.id = i.worker_id LEFT JOIN "
+                + SCHEMA + ".stream_config s ON s.id = w.stream_id WHERE i.expires_at > now()");
+    }
+
+    /** Transactions that could hold a lock a partition drop waits for. */
+    private static String longTransactions() throws SQLException {
+        return text("SELECT string_agg(format('%s for %s: %s', state, now() - xact_start, left(query, 120)), '; ')"
+                + " FROM pg_stat_activity WHERE xact_start < now() - interval '1 second' AND pid <> pg_backend_pid()");
     }
 
     private static List<Long> partitions(String schema, Stream stream) throws SQLException {
