@@ -1,5 +1,9 @@
 package io.sqlstreams.tck;
 
+import static io.sqlstreams.tck.ConsoleApplication.GROUP_PATH;
+import static io.sqlstreams.tck.ConsoleApplication.OPERATOR;
+import static io.sqlstreams.tck.ConsoleApplication.PASSWORD;
+import static io.sqlstreams.tck.ConsoleApplication.VIEWER;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,7 +12,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 
 import jakarta.json.JsonObject;
 
@@ -30,17 +33,11 @@ import io.sqlstreams.tck.deployment.console.DeclineOnceCards;
  * The operator console of a deployed application, enabled in its properties and secured by the server's roles: it
  * serves nobody without a role, lets a viewer read but not change, lets an operator change only with the session's
  * CSRF token, redrives dead letters (after a dry run that counts them), and answers bad input with a coded JSON
- * error. The server knows the users {@value #VIEWER} (role sqlstreams-viewer) and {@value #OPERATOR} (role
- * sqlstreams-operator), each with the password {@value #PASSWORD}.
+ * error. The application and its users are {@link ConsoleApplication}'s.
  */
 public abstract class ConsoleScenario extends TckScenario {
     private static final String APPLICATION = "console";
     private static final String SCHEMA = "tck_console";
-    private static final String VIEWER = "viewer";
-    private static final String OPERATOR = "operator";
-    private static final String PASSWORD = "console-secret";
-    private static final String GROUP_PATH = "groups/" + Payment.STREAM + "/" + DeclineOnceCards.GROUP;
-    private static final String GROUP_KEY = "sqlstreams.groups.\"" + DeclineOnceCards.GROUP + "\".";
 
     @ArquillianResource
     private Deployer deployer;
@@ -48,9 +45,7 @@ public abstract class ConsoleScenario extends TckScenario {
 
     @Deployment(name = APPLICATION, managed = false, testable = false)
     public static WebArchive application() {
-        return ApplicationArchive.journalling(APPLICATION, DeclineOnceCards.class.getPackage(), SCHEMA, Map.of(
-                "sqlstreams.console.enabled", "true",
-                GROUP_KEY + "claim-poll-rate", "100ms"));
+        return ConsoleApplication.archive(APPLICATION, SCHEMA);
     }
 
     @BeforeEach
