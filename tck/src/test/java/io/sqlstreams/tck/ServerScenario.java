@@ -22,7 +22,7 @@ import io.sqlstreams.tck.deployment.Payment;
  */
 public abstract class ServerScenario {
     /** The longest any expectation waits: a deployment's sessions start, messages travel, health follows. */
-    protected static final Duration WAIT = Duration.ofSeconds(60);
+    public static final Duration WAIT = Duration.ofSeconds(60);
 
     /** A client of the server's PostgreSQL working in {@code schema}, as an application outside the server. */
     protected static SqlStreams client(String schema) {

@@ -1,0 +1,5 @@
+package io.sqlstreams.tck.browser;
+
+/** {@link ConsoleBrowserScenario} on Open Liberty. */
+class ConsoleBrowserLibertyIT extends ConsoleBrowserScenario {
+}
