@@ -43,7 +43,7 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
         }
         println(err, coded.getMessage());
         return switch (coded.code()) {
-            case SQL0005, SQL0013, SQL0014, SQL0017, SQL0106 -> ExitCodes.ABSENT;
+            case SQL0005, SQL0013, SQL0014, SQL0017, SQL0066, SQL0106 -> ExitCodes.ABSENT;
             case SQL0108, SQL0109, SQL0145, SQL0152 -> ExitCodes.USAGE;
             case SQL0110 -> ExitCodes.UNREACHABLE;
             default -> ExitCodes.FAILED;

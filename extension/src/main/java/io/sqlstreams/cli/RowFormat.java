@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.sqlstreams.Consumer;
+import io.sqlstreams.StoredMessage;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.codec.DurationText;
 import jakarta.json.Json;
@@ -49,6 +50,20 @@ record RowFormat<R>(Function<R, String> name, Function<R, JsonObject> json, List
             .build(),
             List.of("name", "id", "created_at", "updated_at"));
 
+    /** A retained message with its payload as stored; {@code compaction_rank} is null when it did not opt in. */
+    static final RowFormat<StoredMessage<JsonValue>> MESSAGE = new RowFormat<>(message -> Long.toString(message.id()),
+            message -> Json.createObjectBuilder()
+                    .add("id", message.id())
+                    .add("created_at", time(message.createdAt()))
+                    .add("routing_key", nullable(message.routingKey()))
+                    .add("message_key", nullable(message.messageKey()))
+                    .add("compaction_rank", message.compactionRank() == null ? JsonValue.NULL
+                            : Json.createValue(message.compactionRank()))
+                    .add("schema_version", message.schemaVersion())
+                    .add("message", message.message())
+                    .build(),
+            List.of("id", "compaction_rank", "schema_version", "created_at", "routing_key", "message"));
+
     RowFormat(Function<R, String> name, Function<R, JsonObject> json, List<String> listColumns) {
         this(name, json, listColumns, Map.of());
     }
@@ -85,6 +100,10 @@ record RowFormat<R>(Function<R, String> name, Function<R, JsonObject> json, List
 
     private static String duration(Duration duration) {
         return DurationText.format(duration);
+    }
+
+    private static JsonValue nullable(String text) {
+        return text == null ? JsonValue.NULL : Json.createValue(text);
     }
 
     private static String time(Instant instant) {

@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code sqlstreams stream …}: the registered streams and their maintenance workers. */
 @Command(name = "stream", description = "Read registered streams; read or switch their maintenance workers.",
-        subcommands = {StreamCommands.ListStreams.class, StreamCommands.GetStream.class,
+        subcommands = {StreamCommands.ListStreams.class, StreamCommands.GetStream.class, StreamConfigCommands.class,
+                KeyCommands.class,
                 MaintenanceCommands.Janitor.class, MaintenanceCommands.Vacuum.class})
 final class StreamCommands {
     private StreamCommands() {

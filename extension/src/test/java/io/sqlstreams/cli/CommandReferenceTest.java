@@ -53,7 +53,7 @@ class CommandReferenceTest {
     private static List<String> named(String heading) {
         List<String> names = List.of("");
         for (String word : heading.split(" ")) {
-            if (!word.matches("[a-z|]+")) {
+            if (!word.matches("[a-z][a-z-]*(\\|[a-z][a-z-]*)*")) {
                 break;
             }
             List<String> longer = new ArrayList<>();
