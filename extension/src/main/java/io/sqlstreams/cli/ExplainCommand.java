@@ -15,6 +15,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -48,13 +49,17 @@ final class ExplainCommand implements Callable<Integer> {
         Optional<Code> found = Code.find(code).or(() -> Arrays.stream(Code.values())
                 .filter(candidate -> candidate.title().equalsIgnoreCase(code.trim())).findFirst())
                 .or(() -> sessionCounter(code.trim()));
-        if (found.isEmpty()) {
+        if (found.isPresent()) {
+            output.object(entry(found.get()));
+            return ExitCodes.OK;
+        }
+        if (output.json()) {
+            output.json(JsonValue.NULL);
+        } else {
             spec.commandLine().getErr().println("no diagnostic code or name " + Quoting.quote(code)
                     + ": codes run from " + Code.values()[0].id() + " to " + Code.values()[Code.values().length - 1].id());
-            return ExitCodes.ABSENT;
         }
-        output.object(entry(found.get()));
-        return ExitCodes.OK;
+        return ExitCodes.ABSENT;
     }
 
     private static void listAll(Output output) {

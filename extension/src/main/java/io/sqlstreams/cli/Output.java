@@ -25,12 +25,17 @@ final class Output {
 
     /** The run's one JSON document, on one line. */
     void json(JsonValue document) {
+        out.println(oneLine(document));
+        out.flush();
+    }
+
+    /** A JSON document as one line of text. */
+    static String oneLine(JsonValue document) {
         StringWriter text = new StringWriter();
         try (JsonGenerator generator = Json.createGenerator(text)) {
             generator.write(document);
         }
-        out.println(text);
-        out.flush();
+        return text.toString();
     }
 
     /** One object: the JSON document, or its fields one a line. */

@@ -11,6 +11,7 @@ import java.util.Map;
 
 import io.sqlstreams.testing.TestDatabase;
 import jakarta.json.Json;
+import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import picocli.CommandLine;
@@ -60,6 +61,16 @@ record CliRun(int exitCode, String out, String err) {
     JsonValue json() {
         try (JsonReader reader = Json.createReader(new StringReader(out))) {
             return reader.readValue();
+        }
+    }
+
+    /** Standard error as the one JSON error document of a run with {@code --output json}: its one line, parsed. */
+    JsonObject error() {
+        if (errLines().size() != 1) {
+            throw new AssertionError("standard error is not one line: " + err);
+        }
+        try (JsonReader reader = Json.createReader(new StringReader(err))) {
+            return reader.readObject();
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.TestDatabase;
 import jakarta.json.JsonValue;
@@ -101,6 +102,15 @@ class ConnectionTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("stream", "consumer", "migrate", "explain", "--url", "--schema", "--output");
+    }
+
+    @Test
+    void versionNamesTheToolAndTheDdlVersionItReadsWithoutADatabase() {
+        CliRun run = CliRun.run(Map.of(), "--version");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.outLines()).containsExactly("sqlstreams (development build), DDL version "
+                + SchemaMigrator.BUILD_VERSION);
     }
 
     /** A local port nothing listens on: bound once to find it free, then released. */

@@ -352,7 +352,8 @@ class DeadLetterCommandsTest {
         assertThat(noTerminal.out() + json.out() + absent.out()).isEmpty();
         assertThat(noTerminal.errLines()).singleElement().asString()
                 .startsWith("usage: no terminal to confirm on: pass --yes to redrive without asking");
-        assertThat(json.errLines()).singleElement().asString().startsWith("usage: --output json needs --yes");
+        assertThat(json.error().getString("code")).isEqualTo("usage");
+        assertThat(json.error().getString("problem")).startsWith("--output json needs --yes");
         assertThat(absent.errLines()).singleElement().asString()
                 .startsWith("usage: no terminal to confirm on: pass --yes to discard without asking");
         assertThat(deadCount("reader")).isEqualTo(3);
@@ -530,7 +531,8 @@ class DeadLetterCommandsTest {
         assertThat(List.of(group, stream)).extracting(CliRun::exitCode).containsOnly(ExitCodes.ABSENT);
         assertThat(group.out() + stream.out()).isEmpty();
         assertThat(group.errLines()).singleElement().asString().startsWith("SQL0014 ").contains("refunds");
-        assertThat(stream.errLines()).singleElement().asString().startsWith("SQL0005 ").contains("orders.deleted");
+        assertThat(stream.error().getString("code")).isEqualTo("SQL0005");
+        assertThat(stream.error().getString("problem")).contains("orders.deleted");
     }
 
     private static long id(int n) {

@@ -120,7 +120,7 @@ class MaintenanceCommandsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"stream janitor status orders.missing", "stream janitor suspend orders.missing",
-            "stream vacuum unsuspend orders.missing", "stream vacuum status orders.missing -o json"})
+            "stream vacuum unsuspend orders.missing"})
     void anUnregisteredStreamExitsOneWithSql0005(String line) {
         String[] args = line.split(" ");
 
@@ -129,6 +129,16 @@ class MaintenanceCommandsTest {
         assertThat(run.exitCode()).isEqualTo(ExitCodes.ABSENT);
         assertThat(run.out()).isEmpty();
         assertThat(run.errLines()).containsExactly("SQL0005 stream \"orders.missing\" is not registered");
+    }
+
+    @Test
+    void anUnregisteredStreamAsJsonIsAnErrorDocumentWithSql0005() {
+        CliRun run = CliRun.run(environment, "stream", "vacuum", "status", "orders.missing", "-o", "json");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.ABSENT);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.error().getString("code")).isEqualTo("SQL0005");
+        assertThat(run.error().getString("problem")).isEqualTo("stream \"orders.missing\" is not registered");
     }
 
     @Test

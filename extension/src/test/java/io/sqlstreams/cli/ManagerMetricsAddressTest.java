@@ -95,7 +95,8 @@ class ManagerMetricsAddressTest {
         CliRun run = CliRun.run(environment, "manager", "run", "--metrics-address", "127.0.0.1:0", "-o", "json");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.errLines()).singleElement().asString().startsWith("usage: manager run prints log lines");
+        assertThat(run.error().getString("code")).isEqualTo("usage");
+        assertThat(run.error().getString("problem")).startsWith("manager run prints log lines");
     }
 
     private boolean serves(URI metrics) throws IOException, InterruptedException {

@@ -326,7 +326,7 @@ class ScheduleCommandsTest {
         assertThat(noTerminal.out() + json.out()).isEmpty();
         assertThat(noTerminal.errLines()).singleElement().asString()
                 .startsWith("usage: no terminal to confirm on: pass --yes to destroy without asking");
-        assertThat(json.errLines()).singleElement().asString().startsWith("usage: --output json needs --yes");
+        assertThat(json.error().getString("problem")).startsWith("--output json needs --yes");
         assertThat(client.scheduler("kept-report").get().name()).isEqualTo("kept-report");
         client.scheduler("kept-report").destroy();
     }
@@ -377,7 +377,7 @@ class ScheduleCommandsTest {
 
     @Test
     void destroyOfAnAbsentScheduleIsSql0013BeforeAnyQuestion() {
-        CliRun yes = CliRun.run(environment, "schedule", "destroy", "weekly-missing", "--yes", "-o", "json");
+        CliRun yes = CliRun.run(environment, "schedule", "destroy", "weekly-missing", "--yes");
         CliRun asked = CliRun.typing("weekly-missing\n", environment, "schedule", "destroy", "weekly-missing");
 
         assertThat(List.of(yes, asked)).extracting(CliRun::exitCode).containsOnly(ExitCodes.ABSENT);
@@ -395,7 +395,9 @@ class ScheduleCommandsTest {
             assertThat(List.of(text, json)).as(verb).extracting(CliRun::exitCode).containsOnly(ExitCodes.ABSENT);
             assertThat(text.errLines()).as(verb)
                     .containsExactly("SQL0013 schedule \"weekly-missing\" is not registered");
-            assertThat(json.err()).as(verb).isEqualTo(text.err());
+            assertThat(json.error().getString("code")).as(verb).isEqualTo("SQL0013");
+            assertThat(json.error().getString("problem")).as(verb)
+                    .isEqualTo("schedule \"weekly-missing\" is not registered");
             assertThat(text.out() + json.out()).as(verb).isEmpty();
         }
     }
@@ -410,8 +412,8 @@ class ScheduleCommandsTest {
 
             assertThat(run.exitCode()).as(verb).isEqualTo(ExitCodes.USAGE);
             assertThat(run.out()).as(verb).isEmpty();
-            assertThat(run.errLines()).as(verb).singleElement().asString()
-                    .startsWith("SQL0109 invalid schedule name \"bad name!\": ");
+            assertThat(run.error().getString("code")).as(verb).isEqualTo("SQL0109");
+            assertThat(run.error().getString("problem")).as(verb).startsWith("invalid schedule name \"bad name!\": ");
         }
     }
 

@@ -147,8 +147,8 @@ class StreamCommandsTest {
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.out()).isEmpty();
-        assertThat(run.errLines()).singleElement().asString()
-                .startsWith("usage: --quiet and --output json cannot be combined");
+        assertThat(run.error().getString("code")).isEqualTo("usage");
+        assertThat(run.error().getString("problem")).isEqualTo("--quiet and --output json cannot be combined");
     }
 
     @Test
