@@ -58,6 +58,14 @@ class CliJarIT {
         assertThat(array(alerts.out())).isEmpty();
     }
 
+    @Test
+    void theCompletionScriptShipsBesideTheJarAndCompletes() throws Exception {
+        Path script = JAR.resolveSibling("sqlstreams_completion");
+
+        assertThat(script).as("the completion script the package phase wrote").exists();
+        assertThat(BashCompletion.candidates(script, "sqlstreams stream k")).containsExactly("key");
+    }
+
     private record Run(int exitCode, String out, String err) {
     }
 
