@@ -30,6 +30,7 @@ import jakarta.json.JsonValue;
 record ErrorReport(String code, String problem, String recovery, JsonObject values, String cause, String fix,
                    String docs) {
     private static final String USAGE = "usage";
+    private static final String INTERNAL = "internal";
     private static final String PERMANENT = "permanent";
 
     /** A wrong command line of the command {@code qualifiedName}. */
@@ -54,7 +55,7 @@ record ErrorReport(String code, String problem, String recovery, JsonObject valu
 
     /** A failure the tool did not expect: a bug to report, with no code of its own. */
     static ErrorReport internal(Exception failure) {
-        return new ErrorReport("internal", failure.toString(), null, JsonValue.EMPTY_JSON_OBJECT, null,
+        return new ErrorReport(INTERNAL, failure.toString(), null, JsonValue.EMPTY_JSON_OBJECT, null,
                 "report it with the command that failed", "sqlstreams --help");
     }
 
@@ -80,7 +81,11 @@ record ErrorReport(String code, String problem, String recovery, JsonObject valu
     }
 
     private String line() {
-        return code.equals(USAGE) ? "usage: " + problem + " (see '" + docs + "')" : code + " " + problem;
+        return switch (code) {
+            case USAGE -> "usage: " + problem + " (see '" + docs + "')";
+            case INTERNAL -> "internal error: " + problem;
+            default -> code + " " + problem;
+        };
     }
 
     private String document() {

@@ -1,5 +1,7 @@
 package io.sqlstreams.cli;
 
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.Locale;
 
 /** The two shapes of everything the tool prints on standard output. */
@@ -10,6 +12,14 @@ enum OutputFormat {
     JSON;
 
     private static final String JSON_NAME = "json";
+
+    /** The names the shell completion offers, as the docs spell them (any case is accepted). */
+    static final class Names implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(values()).map(format -> format.name().toLowerCase(Locale.ROOT)).iterator();
+        }
+    }
 
     /**
      * Whether the command line asks for JSON ({@code -o json}, {@code -ojson}, {@code -o=json}, {@code --output json},

@@ -41,6 +41,7 @@ final class SqlStreamsCommand {
     private String schema;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", scope = ScopeType.INHERIT,
+            completionCandidates = OutputFormat.Names.class,
             description = "text (aligned tables, the default) or json")
     private OutputFormat output = OutputFormat.TEXT;
 

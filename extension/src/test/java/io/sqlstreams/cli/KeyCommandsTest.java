@@ -19,6 +19,7 @@ import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
+import io.sqlstreams.testing.Sql;
 import io.sqlstreams.testing.TestDatabase;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -136,6 +137,22 @@ class KeyCommandsTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.json()).isEqualTo(JsonValue.EMPTY_JSON_ARRAY);
+    }
+
+    @Test
+    void aSchemaWithoutAnInstallationIsSql0005AndStaysEmpty(TestDatabase database) throws SQLException {
+        String empty = database.extraSchema("keys_empty");
+
+        CliRun head = CliRun.run(environment, "stream", "key", "get", STREAM, "sku-1", "--schema", empty);
+        CliRun messages = CliRun.run(environment, "stream", "key", "messages", STREAM, "sku-1", "--schema", empty);
+        CliRun config = CliRun.run(environment, "stream", "config", "get", STREAM, "--schema", empty);
+
+        for (CliRun run : List.of(head, messages, config)) {
+            assertThat(run.exitCode()).isEqualTo(ExitCodes.ABSENT);
+            assertThat(run.errLines()).singleElement().asString().startsWith("SQL0005 ");
+        }
+        assertThat(new Sql(database).rows("SELECT table_name FROM information_schema.tables WHERE table_schema = ?",
+                empty)).as("tables the reads created").isEmpty();
     }
 
     @Test
