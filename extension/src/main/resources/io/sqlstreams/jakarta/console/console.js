@@ -4,6 +4,7 @@ const state = { session: null, timer: null, before: null };
 const $ = id => document.getElementById(id);
 const ABSENT = "—";
 const VIEWS = ["overview", "group", "search", "schedules", "alerts"];
+const EXCEPTION_STATUSES = ["ready", "inflight", "deferred", "dead", "discarded"];
 
 async function call(path, method = "GET") {
   const headers = method === "POST" ? { "X-SQLStreams-CSRF": state.session.csrf } : {};
@@ -28,6 +29,16 @@ function cell(row, text, number) {
 
 function firstLine(text) {
   return text === null || text === undefined ? null : text.split("\n")[0];
+}
+
+/** An ISO-8601 instant to the second, as "2026-12-05 18:13:38Z". */
+function instant(text) {
+  return text === null || text === undefined ? null : text.replace("T", " ").replace(/\.\d+/, "");
+}
+
+function statusOrder(entry) {
+  const known = EXCEPTION_STATUSES.indexOf(entry[0]);
+  return known < 0 ? EXCEPTION_STATUSES.length : known;
 }
 
 function duration(ms) {
@@ -134,15 +145,18 @@ async function letters(path, append) {
   for (const letter of page.letters) {
     const row = $("letters").insertRow();
     row.dataset.messageId = letter.message_id;
-    const select = document.createElement("input");
-    select.type = "checkbox";
-    select.className = "select";
-    select.value = letter.message_id;
-    row.insertCell().append(select);
+    const choice = row.insertCell();
+    if (state.session.operator) {
+      const select = document.createElement("input");
+      select.type = "checkbox";
+      select.className = "select";
+      select.value = letter.message_id;
+      choice.append(select);
+    }
     cell(row, letter.message_id, true);
     cell(row, letter.message_key);
     cell(row, letter.runs, true);
-    cell(row, letter.dead_since);
+    cell(row, instant(letter.dead_since)).title = letter.dead_since;
     cell(row, firstLine(letter.last_error)).className = "error-text";
     expandable(row, shown(letter.last_error) + "\n\npayload: " + JSON.stringify(letter.payload, null, 2));
   }
@@ -156,18 +170,22 @@ async function group(path) {
   $("lag").textContent = g.lag;
   $("dead-count").textContent = g.dead;
   $("group-state").textContent = "open leases " + g.open_leases
-      + (g.paused ? " · paused by " + g.pause.actor + " at " + g.pause.at : "");
-  fill($("counts"), Object.entries(g.exceptions), [[e => e[0]], [e => e[1], true]]);
+      + (g.paused ? " · paused by " + g.pause.actor + " at " + instant(g.pause.at) : "");
+  $("pause").disabled = g.paused;
+  $("resume").disabled = !g.paused;
+  const counts = Object.entries(g.exceptions).sort((a, b) => statusOrder(a) - statusOrder(b));
+  fill($("counts"), counts, [[e => e[0]], [e => e[1], true]]);
   fill($("blocked"), g.blocked_keys, [[k => k.message_key], [k => k.waiting, true], [k => k.blocking_id, true],
-    [k => k.blocking_status], [k => k.blocking_runs, true], [k => k.blocking_run_after],
+    [k => k.blocking_status], [k => k.blocking_runs, true], [k => instant(k.blocking_run_after)],
     [k => firstLine(k.blocking_error)]]);
-  fill($("actions"), g.actions, [[a => a.at], [a => a.kind], [a => a.actor], [a => a.affected, true]]);
+  fill($("actions"), g.actions, [[a => instant(a.at)], [a => a.kind], [a => a.actor], [a => a.affected, true]]);
 }
 
 async function errorGroups(path) {
   const body = await call(path + "/dead/errors?" + filterQuery());
   fill($("error-groups"), body.errors, [[e => firstLine(e.last_error)], [e => e.count, true],
-    [e => e.newest_dead_since], [e => e.sample_payload === undefined ? null : JSON.stringify(e.sample_payload)]]);
+    [e => instant(e.newest_dead_since)],
+    [e => e.sample_payload === undefined ? null : JSON.stringify(e.sample_payload)]]);
 }
 
 /** The checked dead letters as the id parameter, or the filter when none is checked. */
@@ -206,6 +224,7 @@ function showGroup(stream, name) {
   $("redrive").onclick = () => settle(path, "redrive", refresh).catch(showError);
   $("discard").onclick = () => settle(path, "discard", refresh).catch(showError);
   refresh();
+  state.timer = setInterval(() => group(path).catch(showError), 5000);
 }
 
 async function search() {
@@ -218,23 +237,24 @@ async function search() {
   for (const m of messages) {
     for (const [name, placement] of Object.entries(m.groups)) rows.push({ m, name, placement });
   }
-  fill($("placements"), rows, [[r => r.m.message_id, true], [r => r.m.message_key], [r => r.m.created_at],
+  fill($("placements"), rows, [[r => r.m.message_id, true], [r => r.m.message_key], [r => instant(r.m.created_at)],
     [r => r.name], [r => r.placement.state], [r => r.placement.runs, true],
-    [r => firstLine(r.placement.last_error)], [r => r.placement.run_after]]);
+    [r => firstLine(r.placement.last_error)], [r => instant(r.placement.run_after)]]);
   if (!rows.length) showNotice("no such message, or no group on the stream");
 }
 
 async function schedules() {
   const body = await call("schedules");
   fill($("schedule-rows"), body.schedules, [[s => s.name], [s => s.stream], [s => s.expression],
-    [s => s.suspended ? "suspended" : ""], [s => s.next_scheduled_at], [s => s.last_scheduled_at]]);
+    [s => s.suspended ? "suspended" : ""], [s => instant(s.next_scheduled_at)],
+    [s => instant(s.last_scheduled_at)]]);
 }
 
 async function alerts() {
   const body = await call("alerts");
   const owner = o => o.kind === "system" ? "system" : o.stream + (o.group ? "/" + o.group : "");
   fill($("alert-rows"), body.alerts, [[a => a.status], [a => a.severity], [a => a.name], [a => a.code],
-    [a => owner(a.owner)], [a => a.at], [a => a.message]]);
+    [a => owner(a.owner)], [a => instant(a.at)], [a => a.message]]);
   for (const row of $("alert-rows").rows) row.cells[0].classList.add("health", "alert-" + row.cells[0].textContent);
 }
 

@@ -119,6 +119,8 @@ public abstract class ConsoleBrowserScenario extends TckScenario {
                             && operator.text("#dead-count").equals(Integer.toString(DECLINED))
                             && operator.text("#group-state").contains("paused by " + OPERATOR)
                             && operator.findAll("#letters tr[data-message-id]").size() == DECLINED);
+            assertThat(operator.find("#pause").isEnabled()).as("pause offered to a paused group").isFalse();
+            assertThat(operator.find("#resume").isEnabled()).as("resume offered to a paused group").isTrue();
             operator.screenshot("group");
 
             String letter = "#letters tr[data-message-id='" + redriven + "']";
@@ -144,8 +146,9 @@ public abstract class ConsoleBrowserScenario extends TckScenario {
             operator.screenshot("redriven");
 
             operator.click("#resume");
-            operator.waitUntil("the group is no longer paused",
-                    () -> !operator.text("#group-state").contains("paused"));
+            operator.waitUntil("the group page, refreshing by itself, shows the group running and its backlog drained",
+                    () -> !operator.text("#group-state").contains("paused") && operator.text("#lag").equals("0")
+                            && operator.find("#pause").isEnabled() && !operator.find("#resume").isEnabled());
             operator.click("nav a[href='#/']");
             operator.waitUntil("the overview shows the backlog drained and the redriven letter handled",
                     () -> overviewShows(operator, "dead letters", 0, DECLINED - 1)
@@ -163,6 +166,7 @@ public abstract class ConsoleBrowserScenario extends TckScenario {
             for (String action : List.of("#pause", "#resume", "#redrive", "#discard")) {
                 assertThat(viewer.find(action).isDisplayed()).as("a viewer sees the %s button", action).isFalse();
             }
+            assertThat(viewer.findAll("#letters input.select")).as("a viewer's dead-letter check boxes").isEmpty();
             viewer.screenshot("viewer-group");
 
             assertThat(viewer.post(GROUP_PATH + "/dead/redrive")).as("the status of a viewer's redrive").isEqualTo(403);
