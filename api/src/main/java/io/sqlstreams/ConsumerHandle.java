@@ -45,6 +45,12 @@ public interface ConsumerHandle<T> {
      */
     void destroy(DestroyOptions options);
 
+    /**
+     * Runs {@link #destroy}'s checks and deletes nothing: returns when a destroy with these options would go ahead
+     * now, and throws what it would throw otherwise (SQL0008, SQL0005, SQL0014, SQL0015, SQL0016).
+     */
+    void checkDestroy(DestroyOptions options);
+
     /** The group's routing bindings. No I/O. */
     BindingHandle binding();
 

@@ -47,6 +47,13 @@ public interface StreamHandle<T> {
      */
     void destroy(DestroyOptions options);
 
+    /**
+     * Runs {@link #destroy}'s checks and deletes nothing: returns when a destroy with these options would go ahead
+     * now, and throws what it would throw otherwise (SQL0008, SQL0005, SQL0006), so an operator can be asked to
+     * confirm only a destroy that can happen.
+     */
+    void checkDestroy(DestroyOptions options);
+
     /** The consumer groups registered on this stream, ordered by name. */
     List<Consumer> consumers();
 

@@ -104,22 +104,39 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
 
     @Override
     public void destroy(DestroyOptions options) {
+        guardedDestroy(options, "destroying", (connection, owner, groupId) -> groups.delete(connection, owner.id(),
+                groupId));
+    }
+
+    @Override
+    public void checkDestroy(DestroyOptions options) {
+        guardedDestroy(options, "checking the destroy of", (connection, owner, groupId) -> {
+        });
+    }
+
+    /** Runs {@code deletion} once the group passed destroy's guards, in their transaction. */
+    private void guardedDestroy(DestroyOptions options, String activity, Deletion deletion) {
         checkNames();
         if (!engine.config().allowDestroy()) {
             throw new SqlStreamsException(Code.SQL0008, "destroying " + describe() + " needs ClientConfig.allowDestroy");
         }
         boolean force = options != null && options.force();
         requireInstalled();
-        engine.database().inTransaction("destroying " + describe(), connection -> {
+        engine.database().inTransaction(activity + " " + describe(), connection -> {
             Stream owner = streams.require(connection, stream);
             long groupId = require(connection).id();
             if (!force) {
                 refuseWhileLive(connection, groupId);
                 refuseWithDeliveries(connection, owner.id(), groupId);
             }
-            groups.delete(connection, owner.id(), groupId);
+            deletion.run(connection, owner, groupId);
             return null;
         });
+    }
+
+    /** What a destroy deletes, or nothing for its check. */
+    private interface Deletion {
+        void run(Connection connection, Stream owner, long groupId) throws SQLException;
     }
 
     @Override

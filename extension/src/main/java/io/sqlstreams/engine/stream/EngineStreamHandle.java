@@ -1,5 +1,7 @@
 package io.sqlstreams.engine.stream;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 
@@ -87,6 +89,20 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
 
     @Override
     public void destroy(DestroyOptions options) {
+        guardedDestroy(options, "destroying", (connection, stream) -> {
+            streams.dropFamily(connection, stream.id());
+            streams.delete(connection, stream.id());
+        });
+    }
+
+    @Override
+    public void checkDestroy(DestroyOptions options) {
+        guardedDestroy(options, "checking the destroy of", (connection, stream) -> {
+        });
+    }
+
+    /** Runs {@code deletion} once the stream passed destroy's guards, in their transaction. */
+    private void guardedDestroy(DestroyOptions options, String activity, Deletion deletion) {
         Names.resource("stream", name);
         if (!engine.config().allowDestroy()) {
             throw new SqlStreamsException(Code.SQL0008, "destroying stream \"" + name
@@ -94,16 +110,20 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
         }
         boolean force = options != null && options.force();
         requireInstalled();
-        engine.database().inTransaction("destroying stream \"" + name + "\"", connection -> {
+        engine.database().inTransaction(activity + " stream \"" + name + "\"", connection -> {
             Stream stream = streams.lock(connection, name).orElseThrow(() -> StreamQueries.notFound(name));
             if (!force && streams.hasMessages(connection, stream.id())) {
                 throw new SqlStreamsException(Code.SQL0006, "stream \"" + name
                         + "\" still holds messages; destroy with force to drop them");
             }
-            streams.dropFamily(connection, stream.id());
-            streams.delete(connection, stream.id());
+            deletion.run(connection, stream);
             return null;
         });
+    }
+
+    /** What a destroy deletes, or nothing for its check. */
+    private interface Deletion {
+        void run(Connection connection, Stream stream) throws SQLException;
     }
 
     @Override

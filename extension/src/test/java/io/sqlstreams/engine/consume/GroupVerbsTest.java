@@ -126,6 +126,8 @@ class GroupVerbsTest extends GroupTestBase {
 
         assertRefused(() -> cautious.stream("verbs.destroy-disabled", Numbered.class).consumer("protected")
                 .destroy(DestroyOptions.forced()), Code.SQL0008);
+        assertRefused(() -> cautious.stream("verbs.destroy-disabled", Numbered.class).consumer("protected")
+                .checkDestroy(DestroyOptions.forced()), Code.SQL0008);
 
         assertThat(handle.get()).isPresent();
     }
@@ -143,8 +145,10 @@ class GroupVerbsTest extends GroupTestBase {
             List<Long> before = groupRowCounts(streamId, groupId);
 
             assertRefused(() -> handle.destroy(DestroyOptions.guarded()), Code.SQL0015);
+            assertRefused(() -> handle.checkDestroy(DestroyOptions.guarded()), Code.SQL0015);
+            handle.checkDestroy(DestroyOptions.forced());
 
-            assertThat(groupRowCounts(streamId, groupId)).isEqualTo(before);
+            assertThat(groupRowCounts(streamId, groupId)).as("checks delete nothing").isEqualTo(before);
             assertThat(before.subList(0, 3)).as("group, cursor, workers").containsExactly(1L, 1L, 3L);
             assertThat(session.isRunning()).isTrue();
         }
@@ -166,8 +170,10 @@ class GroupVerbsTest extends GroupTestBase {
         List<Long> before = groupRowCounts(streamId, groupId);
 
         assertRefused(() -> handle.destroy(DestroyOptions.guarded()), Code.SQL0016);
+        assertRefused(() -> handle.checkDestroy(DestroyOptions.guarded()), Code.SQL0016);
+        handle.checkDestroy(DestroyOptions.forced());
 
-        assertThat(groupRowCounts(streamId, groupId)).isEqualTo(before);
+        assertThat(groupRowCounts(streamId, groupId)).as("checks delete nothing").isEqualTo(before);
         assertThat(probe.count("SELECT count(*) FROM {s}.exception_queue_" + streamId
                 + " WHERE consumer_group_id = ? AND status = 'dead'", groupId)).isEqualTo(1);
     }
@@ -195,6 +201,8 @@ class GroupVerbsTest extends GroupTestBase {
         assertThat(handle.workers()).as("an expired instance row of a crashed process is not live")
                 .extracting(Worker::liveInstances).containsOnly(0);
 
+        handle.checkDestroy(DestroyOptions.guarded());
+        assertThat(handle.get()).as("a passed check deletes nothing").isPresent();
         handle.destroy(DestroyOptions.guarded());
 
         assertThat(handle.get()).isEmpty();
@@ -251,6 +259,9 @@ class GroupVerbsTest extends GroupTestBase {
         assertRefused(() -> stream.consumer("never-registered").destroy(DestroyOptions.forced()), Code.SQL0014);
         assertRefused(() -> client.stream("verbs.no-such-stream", Numbered.class).consumer("any")
                 .destroy(DestroyOptions.forced()), Code.SQL0005);
+        assertRefused(() -> stream.consumer("never-registered").checkDestroy(DestroyOptions.forced()), Code.SQL0014);
+        assertRefused(() -> client.stream("verbs.no-such-stream", Numbered.class).consumer("any")
+                .checkDestroy(DestroyOptions.forced()), Code.SQL0005);
     }
 
     // ---- helpers ----

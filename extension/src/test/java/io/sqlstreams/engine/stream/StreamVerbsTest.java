@@ -61,6 +61,7 @@ class StreamVerbsTest extends StreamTestBase {
         assertThat(codeOf(stream::consumers)).isEqualTo(Code.SQL0005);
         assertThat(codeOf(() -> stream.rename("verbs.fresh.renamed"))).isEqualTo(Code.SQL0005);
         assertThat(codeOf(() -> stream.destroy(DestroyOptions.forced()))).isEqualTo(Code.SQL0005);
+        assertThat(codeOf(() -> stream.checkDestroy(DestroyOptions.forced()))).isEqualTo(Code.SQL0005);
         assertThat(codeOf(() -> stream.producer().register())).isEqualTo(Code.SQL0005);
         assertThat(probe.schemaExists()).as("no verb but register creates the schema").isFalse();
 
@@ -251,6 +252,7 @@ class StreamVerbsTest extends StreamTestBase {
                 SqlStreamsException.class);
         assertThat(disabled.code()).isEqualTo(Code.SQL0008);
         assertThat(codeOf(() -> stream.destroy(DestroyOptions.guarded()))).isEqualTo(Code.SQL0008);
+        assertThat(codeOf(() -> stream.checkDestroy(DestroyOptions.forced()))).isEqualTo(Code.SQL0008);
         assertThat(codeOf(() -> guarded.stream("verbs.destroy.never.registered", Shipped.class)
                 .destroy(DestroyOptions.forced()))).as("the gate comes before the lookup").isEqualTo(Code.SQL0008);
 
@@ -272,6 +274,8 @@ class StreamVerbsTest extends StreamTestBase {
         assertThat(notEmpty.code()).isEqualTo(Code.SQL0006);
         assertThat(notEmpty.getMessage()).contains("verbs.destroy.notempty");
         assertThat(codeOf(() -> stream.destroy(null))).as("null options are not force").isEqualTo(Code.SQL0006);
+        assertThat(codeOf(() -> stream.checkDestroy(DestroyOptions.guarded()))).isEqualTo(Code.SQL0006);
+        stream.checkDestroy(DestroyOptions.forced());
 
         assertThat(stream.get()).contains(registered);
         assertThat(probe.relations()).as("nothing dropped").isEqualTo(before);
