@@ -14,12 +14,13 @@ import picocli.CommandLine.Parameters;
  * {@code sqlstreams consumer …}: a stream's consumer groups, their stored workers and their state, and the operator
  * verbs on a group: its dead letters, pause and resume, its blocked keys and its audit trail.
  */
-@Command(name = "consumer", description = "Read consumer groups: registrations, stored config, state; redrive or"
-        + " discard their dead letters, pause and resume them.",
+@Command(name = "consumer", description = "Read consumer groups: registrations, stored config, state, bindings;"
+        + " redrive or discard their dead letters, pause and resume them, destroy them.",
         subcommands = {ConsumerCommands.ListConsumers.class, ConsumerCommands.GetConsumer.class,
                 ConsumerCommands.Workers.class, InspectCommand.class, DeadLetterCommands.class,
                 GroupControlCommands.Pause.class, GroupControlCommands.Resume.class,
-                GroupControlCommands.Blocked.class, GroupControlCommands.Actions.class})
+                GroupControlCommands.Blocked.class, GroupControlCommands.Actions.class, BindingCommands.class,
+                ConsumerDestroyCommand.class})
 final class ConsumerCommands {
     private ConsumerCommands() {
     }

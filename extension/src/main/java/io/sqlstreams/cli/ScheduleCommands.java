@@ -18,6 +18,7 @@ import io.sqlstreams.SqlStreams;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.WireNamed;
 import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -255,43 +256,40 @@ final class ScheduleCommands {
     @Command(name = "destroy", description = "Delete the schedule; the messages it produced stay in its stream."
             + " Asks for the schedule's name to be typed unless --yes, which a run without a terminal or with"
             + " --output json needs.")
-    static final class Destroy extends InstallationCommand {
+    static final class Destroy extends DestroyCommand {
         @Mixin
         private OneSchedule schedule;
 
-        @Option(names = {"-y", "--yes"}, description = "destroy without asking")
-        private boolean yes;
-
         @Override
-        int run(Output output, Installation installation) {
-            Prompt prompt = yes ? Prompt.NONE : confirmation(output, "destroy");
-            String quoted = Quoting.quote(schedule.name());
-            boolean destroyed = schedule.apply(installation, handle -> {
-                if (!yes && !confirmed(handle, prompt)) {
-                    return false;
-                }
-                handle.destroy();
-                return true;
-            });
-            if (!destroyed) {
-                err().println("schedule " + quoted + " was not destroyed: the name typed did not match");
-                return ExitCodes.DECLINED;
-            }
-            if (output.json()) {
-                output.json(Json.createObjectBuilder().add("schedule", schedule.name()).add("destroyed", true)
-                        .build());
-            } else {
-                output.line("destroyed schedule " + quoted + "; its messages stay in its stream");
-            }
-            return ExitCodes.OK;
+        String question(SqlStreams client) {
+            Schedule doomed = client.scheduler(schedule.name()).get();
+            return "destroy schedule " + Quoting.quote(doomed.name()) + " (" + doomed.expression() + " on stream "
+                    + Quoting.quote(doomed.stream()) + ")? Its messages stay.";
         }
 
-        /** Whether the operator typed the schedule's name; SQL0013 before asking when it is not registered. */
-        private boolean confirmed(SchedulerHandle handle, Prompt prompt) {
-            Schedule doomed = handle.get();
-            return prompt.ask("destroy schedule " + Quoting.quote(doomed.name()) + " (" + doomed.expression()
-                    + " on stream " + Quoting.quote(doomed.stream()) + ")? Its messages stay. Type its name to"
-                    + " confirm: ").filter(doomed.name()::equals).isPresent();
+        @Override
+        String name() {
+            return schedule.name();
+        }
+
+        @Override
+        void destroy(SqlStreams client) {
+            client.scheduler(schedule.name()).destroy();
+        }
+
+        @Override
+        String describe() {
+            return "schedule " + Quoting.quote(schedule.name());
+        }
+
+        @Override
+        JsonObjectBuilder identity() {
+            return Json.createObjectBuilder().add("schedule", schedule.name());
+        }
+
+        @Override
+        String afterword() {
+            return "; its messages stay in its stream";
         }
     }
 }

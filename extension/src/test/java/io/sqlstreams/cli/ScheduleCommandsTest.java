@@ -319,14 +319,8 @@ class ScheduleCommandsTest {
     void destroyWithoutYesIsRefusedWithoutATerminalAndWithJson() {
         client.scheduler("kept-report").register(STREAM, "@daily", new Report("kept"), null);
 
-        CliRun noTerminal = CliRun.run(environment, "schedule", "destroy", "kept-report");
-        CliRun json = CliRun.typing("kept-report\n", environment, "schedule", "destroy", "kept-report", "-o", "json");
+        DestroyRefusals.assertNeedsYes(environment, "kept-report", "schedule", "destroy", "kept-report");
 
-        assertThat(List.of(noTerminal, json)).extracting(CliRun::exitCode).containsOnly(ExitCodes.USAGE);
-        assertThat(noTerminal.out() + json.out()).isEmpty();
-        assertThat(noTerminal.errLines()).singleElement().asString()
-                .startsWith("usage: no terminal to confirm on: pass --yes to destroy without asking");
-        assertThat(json.error().getString("problem")).startsWith("--output json needs --yes");
         assertThat(client.scheduler("kept-report").get().name()).isEqualTo("kept-report");
         client.scheduler("kept-report").destroy();
     }
