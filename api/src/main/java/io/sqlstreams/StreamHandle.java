@@ -54,6 +54,15 @@ public interface StreamHandle<T> {
      */
     void checkDestroy(DestroyOptions options);
 
+    /**
+     * For each payload version the stream still holds (in its messages or its compaction heads), lowest first: how
+     * much of it is retained and which consumer groups still have it unread, retrying or dead. Empty for a stream
+     * that holds nothing.
+     *
+     * @throws SqlStreamsException SQL0005 when absent
+     */
+    List<StreamVersionHealth> health();
+
     /** The consumer groups registered on this stream, ordered by name. */
     List<Consumer> consumers();
 

@@ -11,10 +11,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code sqlstreams stream …}: the registered streams and their maintenance workers. */
-@Command(name = "stream", description = "Read, rename or destroy registered streams, their settings and keys; read"
-        + " or switch their maintenance workers.",
+@Command(name = "stream", description = "Read, rename or destroy registered streams, their settings, keys and"
+        + " health; read or switch their maintenance workers.",
         subcommands = {StreamCommands.ListStreams.class, StreamCommands.GetStream.class, StreamConfigCommands.class,
-                KeyCommands.class, StreamLifecycleCommands.Rename.class, StreamLifecycleCommands.Destroy.class,
+                KeyCommands.class, StreamHealthCommand.class, StreamLifecycleCommands.Rename.class,
+                StreamLifecycleCommands.Destroy.class,
                 MaintenanceCommands.Janitor.class, MaintenanceCommands.Vacuum.class})
 final class StreamCommands {
     private StreamCommands() {

@@ -22,6 +22,7 @@ import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.StreamVersionHealth;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.consume.EngineConsumerHandle;
@@ -29,6 +30,7 @@ import io.sqlstreams.engine.key.EngineKeyHandle;
 import io.sqlstreams.engine.metrics.EngineResourceMetrics;
 import io.sqlstreams.engine.operator.MessageLocator;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
+import io.sqlstreams.engine.query.StreamHealthQueries;
 import io.sqlstreams.engine.query.StreamQueries;
 
 /** A stream by name; every verb resolves the name when it runs. */
@@ -124,6 +126,15 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
     /** What a destroy deletes, or nothing for its check. */
     private interface Deletion {
         void run(Connection connection, Stream stream) throws SQLException;
+    }
+
+    @Override
+    public List<StreamVersionHealth> health() {
+        Names.resource("stream", name);
+        requireInstalled();
+        return engine.database().inTransaction("reading the payload versions of stream \"" + name + "\"",
+                connection -> new StreamHealthQueries(engine.sql()).versions(connection,
+                        streams.require(connection, name).id()));
     }
 
     @Override
