@@ -8,6 +8,7 @@ import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.Sleeper;
+import io.sqlstreams.engine.schema.DirectedMigration;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
 import io.sqlstreams.engine.sql.Sql;
@@ -49,9 +50,17 @@ final class Installation {
 
     /** Creates and checks the installation's tables ({@code migrate init}). */
     SchemaMigrator migrator() {
+        return new SchemaMigrator(database(), new Sql(config.schema()));
+    }
+
+    /** Brings its DDL scopes up or down to a version ({@code migrate system|streams|stream up|down}). */
+    DirectedMigration directedMigration() {
+        return new DirectedMigration(database(), new Sql(config.schema()));
+    }
+
+    private Database database() {
         config.validate();
-        return new SchemaMigrator(new Database(dataSource, config.retry(), Sleeper.SYSTEM,
-                new Diagnostics(config.logger(), Clock.systemUTC())),
-                new Sql(config.schema()));
+        return new Database(dataSource, config.retry(), Sleeper.SYSTEM, new Diagnostics(config.logger(),
+                Clock.systemUTC()));
     }
 }

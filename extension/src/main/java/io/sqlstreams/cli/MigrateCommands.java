@@ -5,9 +5,10 @@ import jakarta.json.Json;
 import picocli.CommandLine.Command;
 
 /** {@code sqlstreams migrate …}: the installation's DDL. */
-@Command(name = "migrate", description = "Create the installation's tables and compare their DDL versions with this"
-        + " build's.", subcommands = {MigrateCommands.Init.class, MigrateCommands.ShowVersions.class,
-        MigrateCommands.Status.class})
+@Command(name = "migrate", description = "Create the installation's tables, compare their DDL versions with this"
+        + " build's and migrate them up or down.", subcommands = {MigrateCommands.Init.class,
+        MigrateCommands.ShowVersions.class, MigrateCommands.Status.class, MigrateScopeCommands.SystemScope.class,
+        MigrateScopeCommands.StreamsScope.class, MigrateScopeCommands.StreamScope.class})
 final class MigrateCommands {
     private MigrateCommands() {
     }

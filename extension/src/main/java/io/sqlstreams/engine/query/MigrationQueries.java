@@ -6,9 +6,11 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.Quoting;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.sql.BoundStatement;
 import io.sqlstreams.engine.sql.Sql;
@@ -43,8 +45,32 @@ public final class MigrationQueries {
      */
     public void lock(Connection transaction) throws SQLException {
         try (BoundStatement lock = BoundStatement.prepare(transaction, sql.statement("lock_migrations"))) {
-            lock.bind("lock_key", "sqlstreams.migrations:" + sql.schema()).query().close();
+            lock.bind("lock_key", lockKey()).query().close();
         }
+    }
+
+    /** {@link #lock} without waiting: false while another transaction holds it. */
+    public boolean tryLock(Connection transaction) throws SQLException {
+        try (BoundStatement lock = BoundStatement.prepare(transaction, sql.statement("try_lock_migrations"))) {
+            return lock.bind("lock_key", lockKey()).querySingle(row -> row.getBoolean("locked"));
+        }
+    }
+
+    /**
+     * The session that holds {@link #lock}, as {@code pid 4711 (application "psql", client 10.0.0.5, in a transaction
+     * since …)}; empty when none does (or it was released meanwhile).
+     */
+    public Optional<String> lockHolder(Connection connection) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("migration_lock_holder"))) {
+            return query.bind("lock_key", lockKey()).queryOne(row -> "pid " + row.getInt("pid") + " (application "
+                    + Quoting.quote(row.getString("application_name")) + ", client "
+                    + Objects.requireNonNullElse(row.getString("client_addr"), "local") + ", in a transaction since "
+                    + row.getTimestamp("xact_start").toInstant() + ")");
+        }
+    }
+
+    private String lockKey() {
+        return "sqlstreams.migrations:" + sql.schema();
     }
 
     /** Whether the schema exists; one prepared by an administrator is used as it is. */

@@ -46,3 +46,16 @@ FROM {schema}.stream_config s
 LEFT JOIN {schema}.migration_log m ON m.stream_id = s.id AND m.status = 'success'
 GROUP BY s.name
 ORDER BY s.name
+
+-- name: try_lock_migrations
+-- lock_migrations for a run that refuses rather than waits: false while another transaction holds the lock.
+SELECT pg_try_advisory_xact_lock(hashtextextended(:lock_key, 0)) AS locked
+
+-- name: migration_lock_holder
+-- The session holding lock_migrations: PostgreSQL keeps a bigint advisory key as its high half in classid and its
+-- low half in objid, with objsubid 1.
+SELECT a.pid, a.application_name, a.client_addr::text AS client_addr, a.xact_start
+FROM pg_catalog.pg_locks l JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+  AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended(:lock_key, 0)
+LIMIT 1
