@@ -23,27 +23,37 @@ public final class StreamHealthQueries {
 
     /** Every payload version the stream holds, lowest first, with the groups that still hold something at it. */
     public List<StreamVersionHealth> versions(Connection connection, long streamId) throws SQLException {
-        Map<Integer, List<GroupVersionHealth>> readers = new LinkedHashMap<>();
+        Map<Holdings, List<GroupVersionHealth>> versions = new LinkedHashMap<>();
         try (BoundStatement query = BoundStatement.prepare(connection,
-                sql.streamStatement("version_readers", streamId))) {
-            for (Reader reader : query.queryList(StreamHealthQueries::reader)) {
-                readers.computeIfAbsent(reader.schemaVersion(), version -> new ArrayList<>()).add(reader.health());
+                sql.streamStatement("version_health", streamId))) {
+            for (Row row : query.queryList(StreamHealthQueries::row)) {
+                List<GroupVersionHealth> groups = versions.computeIfAbsent(row.holdings(),
+                        version -> new ArrayList<>());
+                if (row.reader() != null) {
+                    groups.add(row.reader());
+                }
             }
         }
-        try (BoundStatement query = BoundStatement.prepare(connection,
-                sql.streamStatement("version_holdings", streamId))) {
-            return query.queryList(row -> new StreamVersionHealth(row.getInt("schema_version"),
-                    row.getLong("messages"), row.getObject("first_id", Long.class),
-                    row.getObject("last_id", Long.class), row.getLong("compaction_heads"),
-                    readers.getOrDefault(row.getInt("schema_version"), List.of())));
+        return versions.entrySet().stream().map(version -> version.getKey().with(version.getValue())).toList();
+    }
+
+    /** What the stream retains of one version, the same on each of the version's rows. */
+    private record Holdings(int schemaVersion, long messages, Long firstId, Long lastId, long compactionHeads) {
+        StreamVersionHealth with(List<GroupVersionHealth> groups) {
+            return new StreamVersionHealth(schemaVersion, messages, firstId, lastId, compactionHeads, groups);
         }
     }
 
-    private record Reader(int schemaVersion, GroupVersionHealth health) {
+    /** One row: a version's holdings and one group's share of it, null when no group holds the version. */
+    private record Row(Holdings holdings, GroupVersionHealth reader) {
     }
 
-    private static Reader reader(ResultSet row) throws SQLException {
-        return new Reader(row.getInt("schema_version"), new GroupVersionHealth(row.getString("consumer_group"),
-                row.getLong("unread"), row.getLong("retrying"), row.getLong("dead")));
+    private static Row row(ResultSet row) throws SQLException {
+        String group = row.getString("consumer_group");
+        return new Row(new Holdings(row.getInt("schema_version"), row.getLong("messages"),
+                row.getObject("first_id", Long.class), row.getObject("last_id", Long.class),
+                row.getLong("compaction_heads")),
+                group == null ? null : new GroupVersionHealth(group, row.getLong("unread"), row.getLong("retrying"),
+                        row.getLong("dead")));
     }
 }

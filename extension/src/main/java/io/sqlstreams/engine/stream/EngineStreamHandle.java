@@ -132,7 +132,7 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
     public List<StreamVersionHealth> health() {
         Names.resource("stream", name);
         requireInstalled();
-        return engine.database().inTransaction("reading the payload versions of stream \"" + name + "\"",
+        return engine.database().autoCommit("reading the payload versions of stream \"" + name + "\"",
                 connection -> new StreamHealthQueries(engine.sql()).versions(connection,
                         streams.require(connection, name).id()));
     }

@@ -1,7 +1,11 @@
 -- A stream's payload versions and what still reads them (StreamHandle.health); {id} is the stream's numeric id.
 
--- name: version_holdings
--- Every version present in the log or in a current compaction head (an emptied head has no version).
+-- name: version_health
+-- One row per version and group holding something at it (a version no group holds: one row, group columns null),
+-- in one statement so every count comes from the same snapshot. A version is present in the log or in a current
+-- compaction head (an emptied head has no version). A group holds a version's messages past its committed cursor
+-- and its unresolved exception rows, whose version is read from their message (rows whose message retention
+-- removed are not counted).
 WITH logged AS (
     SELECT schema_version, count(*) AS messages, min(id) AS first_id, max(id) AS last_id
     FROM {schema}.message_log_{id}
@@ -11,16 +15,7 @@ WITH logged AS (
     FROM {schema}.compaction_head_{id}
     WHERE schema_version IS NOT NULL
     GROUP BY schema_version
-)
-SELECT schema_version, coalesce(l.messages, 0) AS messages, l.first_id, l.last_id,
-       coalesce(h.compaction_heads, 0) AS compaction_heads
-FROM logged l FULL JOIN heads h USING (schema_version)
-ORDER BY schema_version
-
--- name: version_readers
--- Per group and version: messages past the group's committed cursor, and its unresolved exception rows (the
--- version read from their message, so rows whose message retention removed are not counted).
-WITH unread AS (
+), unread AS (
     SELECT c.consumer_group_id, m.schema_version, count(*) AS unread
     FROM {schema}.consumer_group_cursor_{id} c
     JOIN {schema}.message_log_{id} m ON m.id > c.committed
@@ -33,9 +28,15 @@ WITH unread AS (
     JOIN {schema}.message_log_{id} m ON m.id = e.message_id
     WHERE e.status IN ('ready', 'inflight', 'deferred', 'dead')
     GROUP BY e.consumer_group_id, m.schema_version
+), readers AS (
+    SELECT r.schema_version, g.name AS consumer_group, coalesce(r.unread, 0) AS unread,
+           coalesce(r.retrying, 0) AS retrying, coalesce(r.dead, 0) AS dead
+    FROM (SELECT * FROM unread FULL JOIN exceptions USING (consumer_group_id, schema_version)) r
+    JOIN {schema}.consumer_group_config g ON g.id = r.consumer_group_id
 )
-SELECT r.schema_version, g.name AS consumer_group, coalesce(r.unread, 0) AS unread,
-       coalesce(r.retrying, 0) AS retrying, coalesce(r.dead, 0) AS dead
-FROM (SELECT * FROM unread u FULL JOIN exceptions x USING (consumer_group_id, schema_version)) r
-JOIN {schema}.consumer_group_config g ON g.id = r.consumer_group_id
-ORDER BY r.schema_version, g.name
+SELECT schema_version, coalesce(l.messages, 0) AS messages, l.first_id, l.last_id,
+       coalesce(h.compaction_heads, 0) AS compaction_heads, r.consumer_group, r.unread, r.retrying, r.dead
+FROM logged l
+FULL JOIN heads h USING (schema_version)
+LEFT JOIN readers r USING (schema_version)
+ORDER BY schema_version, r.consumer_group
