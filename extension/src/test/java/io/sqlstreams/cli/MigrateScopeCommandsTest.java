@@ -90,7 +90,8 @@ class MigrateScopeCommandsTest {
 
     @Test
     void anotherSessionHoldingTheMigrationLockRefusesTheRun(TestDatabase database) throws SQLException {
-        try (Connection holder = database.dataSource().getConnection(); Statement statement = holder.createStatement()) {
+        try (Connection holder = database.dataSource().getConnection();
+             Statement statement = holder.createStatement()) {
             holder.setAutoCommit(false);
             statement.execute("SELECT pg_advisory_xact_lock(hashtextextended('sqlstreams.migrations:"
                     + database.schema() + "', 0))");

@@ -52,7 +52,8 @@ class StreamHealthCommandTest {
         v1.register();
         v1.consumer("ledger").register();
         StreamHandle<PaymentV2> v2 = client.stream(STREAM, PaymentV2.class);
-        try (Producer<PaymentV1> old = v1.producer().register(); Producer<PaymentV2> current = v2.producer().register()) {
+        try (Producer<PaymentV1> old = v1.producer().register();
+             Producer<PaymentV2> current = v2.producer().register()) {
             ids = List.of(
                     old.produce(new PaymentV1("1"), ProduceOptions.builder().messageKey("order-1")
                             .compaction(CompactionOptions.enabled()).build()).id(),

@@ -90,7 +90,8 @@ class DirectedMigrationTest extends EngineTestBase {
 
     @Test
     void anotherSessionHoldingTheMigrationLockIsNamedNotAwaited() throws SQLException {
-        try (Connection holder = database.dataSource().getConnection(); Statement statement = holder.createStatement()) {
+        try (Connection holder = database.dataSource().getConnection();
+             Statement statement = holder.createStatement()) {
             holder.setAutoCommit(false);
             statement.execute("SET application_name = 'hand-migration'");
             statement.execute("SELECT pg_advisory_xact_lock(hashtextextended('sqlstreams.migrations:"
