@@ -61,7 +61,7 @@ class MigrateScopeCommandsTest {
                 .containsOnly(ExitCodes.USAGE);
         assertThat(zero.errLines()).singleElement().asString().startsWith("SQL0108 invalid configuration: migration"
                 + " target = 0: must be from 1 to 1");
-        assertThat(two.err()).startsWith("SQL0108 ");
+        assertThat(two.error().getString("code")).isEqualTo("SQL0108");
         assertThat(missing.errLines()).singleElement().asString().startsWith("usage: Missing required option:"
                 + " '--to=N'");
         assertThat(notANumber.err()).startsWith("usage: ");
@@ -80,8 +80,9 @@ class MigrateScopeCommandsTest {
             assertThat(up.errLines()).singleElement().asString().contains("migrating up cannot go from the system"
                     + " scope's DDL version 2 to 1");
             assertThat(down.exitCode()).isEqualTo(ExitCodes.FAILED);
-            assertThat(down.errLines()).singleElement().asString().startsWith("SQL0023 the system scope is at DDL"
-                    + " version 2 and this build has no step to migrate it down to 1");
+            assertThat(down.error().getString("code")).isEqualTo("SQL0023");
+            assertThat(down.error().getString("problem")).startsWith("the system scope is at DDL version 2 and this"
+                    + " build has no step to migrate it down to 1");
             assertThat(up.out() + down.out()).isEmpty();
         } finally {
             sql.update("DELETE FROM {s}.migration_log WHERE version = 2");
@@ -99,7 +100,8 @@ class MigrateScopeCommandsTest {
             CliRun locked = CliRun.run(environment, "migrate", "streams", "down", "--to", "1", "-o", "json");
 
             assertThat(locked.exitCode()).isEqualTo(ExitCodes.FAILED);
-            assertThat(locked.errLines()).singleElement().asString().startsWith("SQL0053 another migration of schema "
+            assertThat(locked.error().getString("code")).isEqualTo("SQL0053");
+            assertThat(locked.error().getString("problem")).startsWith("another migration of schema "
                     + database.schema() + " holds the migration lock: pid ");
             assertThat(locked.out()).isEmpty();
             holder.rollback();

@@ -114,7 +114,7 @@ class StreamHealthCommandTest {
         CliRun badName = CliRun.run(environment, "stream", "health", "Bad Name");
 
         assertThat(unknown.exitCode()).isEqualTo(ExitCodes.ABSENT);
-        assertThat(unknown.err()).startsWith("SQL0005 ");
+        assertThat(unknown.error().getString("code")).isEqualTo("SQL0005");
         assertThat(badName.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(badName.err()).startsWith("SQL0109 ");
         assertThat(unknown.out() + badName.out()).isEmpty();
