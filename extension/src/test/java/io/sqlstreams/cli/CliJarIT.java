@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.sqlstreams.Measurement;
 import io.sqlstreams.engine.EngineFixtures;
@@ -27,11 +28,15 @@ import jakarta.json.JsonObject;
 /**
  * The packaged tool, run as an operator runs it ({@code java -jar sqlstreams-extension-…-cli.jar}): what the
  * in-process command tests cannot show, that the shaded jar carries everything its commands need (JSON binding
- * to decode stored measurements and alerts, the Prometheus libraries, the JDBC driver).
+ * to decode stored measurements and alerts, the Prometheus libraries, the JDBC driver); and the distribution an
+ * operator unpacks, the launcher beside the jar and the completion script.
  */
 @PostgresTest
 class CliJarIT {
     private static final Path JAR = Path.of(System.getProperty("sqlstreams.cli.jar", "target/missing-cli.jar"));
+    private static final Path DISTRIBUTION = Path.of(System.getProperty("sqlstreams.cli.distribution",
+            "target/missing-cli.tar.gz"));
+    private static final String VERSION = System.getProperty("sqlstreams.cli.version", "missing");
 
     @Test
     void theShadedToolExplainsOfflineAndReadsMetricsAndAlerts(TestDatabase database) throws Exception {
@@ -59,11 +64,26 @@ class CliJarIT {
     }
 
     @Test
-    void theCompletionScriptShipsBesideTheJarAndCompletes() throws Exception {
-        Path script = JAR.resolveSibling("sqlstreams_completion");
+    void theDistributionShipsTheLauncherWithTheJarAndTheCompletionScript(@TempDir Path installed) throws Exception {
+        assertThat(DISTRIBUTION).as("the distribution the package phase wrote").exists();
+        Run unpacked = command(Map.of(), List.of("tar", "-xzf", DISTRIBUTION.toString(), "-C", installed.toString()));
+        assertThat(unpacked.exitCode()).as(unpacked.err()).isZero();
+        List<Path> unpackedEntries;
+        try (var entries = Files.list(installed)) {
+            unpackedEntries = entries.toList();
+        }
+        assertThat(unpackedEntries).as("the distribution's one directory")
+                .containsExactly(installed.resolve("sqlstreams-" + VERSION));
+        Path directory = unpackedEntries.get(0);
+        Path launcher = directory.resolve("sqlstreams");
 
-        assertThat(script).as("the completion script the package phase wrote").exists();
-        assertThat(BashCompletion.candidates(script, "sqlstreams stream k")).containsExactly("key");
+        assertThat(launcher).as("the launcher").isExecutable();
+        Run version = command(Map.of("JAVA_HOME", System.getProperty("java.home")),
+                List.of(launcher.toString(), "--version"));
+        assertThat(version.exitCode()).as(version.err()).isZero();
+        assertThat(version.out()).startsWith("sqlstreams ");
+        assertThat(BashCompletion.candidates(directory.resolve("sqlstreams_completion"), "sqlstreams stream k"))
+                .containsExactly("key");
     }
 
     private record Run(int exitCode, String out, String err) {
@@ -73,6 +93,11 @@ class CliJarIT {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-jar", JAR.toString()));
         command.addAll(List.of(args));
+        return command(environment, command);
+    }
+
+    private static Run command(Map<String, String> environment, List<String> command)
+            throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);
         Path out = Files.createTempFile("cli-out", ".txt");
@@ -80,7 +105,7 @@ class CliJarIT {
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         if (!process.waitFor(2, TimeUnit.MINUTES)) {
             process.destroyForcibly();
-            throw new AssertionError("the tool did not end within 2 minutes: " + command);
+            throw new AssertionError("the command did not end within 2 minutes: " + command);
         }
         Run run = new Run(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
