@@ -12,6 +12,7 @@ CREATE TABLE {schema}.message_log_{id} (
     compaction_rank BIGINT,
     payload         JSONB NOT NULL,
     options         JSONB,
+    headers         JSONB,
     created_at      TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (id)
 ) PARTITION BY RANGE (id)
