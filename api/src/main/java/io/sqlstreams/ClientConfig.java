@@ -18,14 +18,18 @@ import java.util.regex.Pattern;
  * @param retry          retry of every PostgreSQL call the library makes on a transient failure (never
  *                       message redelivery). Default {@link RetryPolicy#clientDefaults()}.
  * @param manager        how this process runs the system manager. Default {@link ManagerConfig#defaults()}.
+ * @param openTelemetry  the {@code io.opentelemetry.api.OpenTelemetry} that traces sends and handler runs and counts
+ *                       messages, set through {@link Builder#openTelemetry}; null (the default) for none. Typed
+ *                       {@code Object} so the class loads where the OpenTelemetry API is absent.
  */
 public record ClientConfig(String schema, boolean allowDestroy, boolean disableManager, boolean disableWakeup,
-                           System.Logger logger, RetryPolicy retry, ManagerConfig manager) {
+                           System.Logger logger, RetryPolicy retry, ManagerConfig manager, Object openTelemetry) {
 
     public static final String DEFAULT_SCHEMA = "sqlstreams";
     public static final Pattern SCHEMA_NAME = Pattern.compile("^[a-z_][a-z0-9_]{0,62}$");
 
-    private static final ClientConfig DEFAULTS = new ClientConfig(null, false, false, false, null, null, null);
+    private static final ClientConfig DEFAULTS = new ClientConfig(null, false, false, false, null, null, null,
+            null);
 
     public ClientConfig {
         schema = schema == null || schema.isEmpty() ? DEFAULT_SCHEMA : schema;
@@ -69,6 +73,7 @@ public record ClientConfig(String schema, boolean allowDestroy, boolean disableM
         private System.Logger logger;
         private RetryPolicy retry;
         private ManagerConfig manager;
+        private Object openTelemetry;
 
         private Builder() {
         }
@@ -108,8 +113,18 @@ public record ClientConfig(String schema, boolean allowDestroy, boolean disableM
             return this;
         }
 
+        /**
+         * Traces every produce made inside a span and every handler run, and counts messages, through
+         * {@code openTelemetry}; null for none.
+         */
+        public Builder openTelemetry(io.opentelemetry.api.OpenTelemetry openTelemetry) {
+            this.openTelemetry = openTelemetry;
+            return this;
+        }
+
         public ClientConfig build() {
-            return new ClientConfig(schema, allowDestroy, disableManager, disableWakeup, logger, retry, manager);
+            return new ClientConfig(schema, allowDestroy, disableManager, disableWakeup, logger, retry, manager,
+                    openTelemetry);
         }
     }
 }

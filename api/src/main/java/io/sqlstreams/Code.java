@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0152}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0153}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -472,7 +472,10 @@ public enum Code {
             "None: the backlog that built up while paused drains."),
     SQL0152(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "InvalidOperatorRequest",
             "A dead-letter filter, a page request, a listing limit or an actor given to an operator verb is malformed: an id below 1, a range whose lower end is above its upper end, a text longer than 1,000 characters or holding a NUL character, too many selected ids, or a limit outside 1 to 1,000. Nothing was read or changed.",
-            "Fix the part the message names.");
+            "Fix the part the message names."),
+    SQL0153(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "InvalidMessageHeaders",
+            "A produce carried message headers that break a rule: more than 32 headers, a name that is not 1 to 64 ASCII letters, digits, '.', '_' or '-' starting with a letter or digit, a missing value or one holding a control character, or names and values above 8,192 bytes in UTF-8. Nothing was written.",
+            "Fix the headers the message names; carry larger data in the payload.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

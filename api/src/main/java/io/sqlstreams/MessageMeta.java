@@ -1,6 +1,7 @@
 package io.sqlstreams;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
@@ -19,9 +20,15 @@ import java.util.concurrent.Callable;
  *                       handler ran (its key was busy) has not run
  * @param delays         how many times a handler asked to run this delivery later ({@link Outcome#delay}) so far
  * @param options        the resolved options the delivery runs under (concurrency, timeout and retry all set)
+ * @param headers        the headers the message was produced with ({@link ProduceOptions#headers()}); empty for none
  */
 public record MessageMeta(String stream, String group, long messageId, String routingKey, String messageKey,
-                          Long compactionRank, Instant createdAt, int attempt, int delays, MessageOptions options) {
+                          Long compactionRank, Instant createdAt, int attempt, int delays, MessageOptions options,
+                          Map<String, String> headers) {
+
+    public MessageMeta {
+        headers = headers == null ? Map.of() : Map.copyOf(headers);
+    }
 
     private static final ThreadLocal<MessageMeta> CURRENT = new ThreadLocal<>();
 

@@ -1,5 +1,8 @@
 package io.sqlstreams;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * Options of one produce. Every field is optional; an empty key is the same as none.
  *
@@ -12,18 +15,33 @@ package io.sqlstreams;
  *                       turned into a name-based UUID, and none mints a fresh one per call. A given key
  *                       takes the call out of automatic batching.
  * @param message        the message's own options request, merged over the producer's defaults.
+ * @param headers        text attributes stored with the message and handed to its handlers as
+ *                       {@link MessageMeta#headers()}, in the limits of {@link MessageHeaders}; null is none.
+ *                       With tracing on, the library adds the W3C {@code traceparent} and {@code tracestate}.
  */
 public record ProduceOptions(String routingKey, String messageKey, CompactionOptions compaction,
-                             String idempotencyKey, MessageOptions message) {
+                             String idempotencyKey, MessageOptions message, Map<String, String> headers) {
 
     public ProduceOptions {
         routingKey = emptyToNull(routingKey);
         messageKey = emptyToNull(messageKey);
         idempotencyKey = emptyToNull(idempotencyKey);
+        headers = MessageHeaders.copyOf(headers);
+    }
+
+    /** Options without headers. */
+    public ProduceOptions(String routingKey, String messageKey, CompactionOptions compaction, String idempotencyKey,
+                          MessageOptions message) {
+        this(routingKey, messageKey, compaction, idempotencyKey, message, null);
     }
 
     public static ProduceOptions none() {
-        return new ProduceOptions(null, null, null, null, null);
+        return new ProduceOptions(null, null, null, null, null, null);
+    }
+
+    /** These options with {@code headers} in place of their own. */
+    public ProduceOptions withHeaders(Map<String, String> headers) {
+        return new ProduceOptions(routingKey, messageKey, compaction, idempotencyKey, message, headers);
     }
 
     public static Builder builder() {
@@ -41,9 +59,11 @@ public record ProduceOptions(String routingKey, String messageKey, CompactionOpt
      * the merged message options must be valid.
      *
      * @param producerDefaults the producer's {@link ProducerConfig#message()}, may be null
+     * @throws SqlStreamsException SQL0153 when the headers break a rule of {@link MessageHeaders}
      * @throws InvalidConfigurationException (SQL0108) listing every broken rule
      */
     public void validate(MessageOptions producerDefaults) {
+        MessageHeaders.check(headers);
         Violations violations = new Violations();
         MessageOptions merged = MessageOptions.fill(message, producerDefaults);
         Concurrency policy = merged == null ? null : merged.concurrency();
@@ -76,6 +96,7 @@ public record ProduceOptions(String routingKey, String messageKey, CompactionOpt
         private CompactionOptions compaction;
         private String idempotencyKey;
         private MessageOptions message;
+        private final Map<String, String> headers = new LinkedHashMap<>();
 
         private Builder() {
         }
@@ -105,8 +126,20 @@ public record ProduceOptions(String routingKey, String messageKey, CompactionOpt
             return this;
         }
 
+        /** Adds (or replaces) one header. */
+        public Builder header(String name, String value) {
+            headers.put(name, value);
+            return this;
+        }
+
+        /** Adds (or replaces) every header of {@code headers}. */
+        public Builder headers(Map<String, String> headers) {
+            this.headers.putAll(headers);
+            return this;
+        }
+
         public ProduceOptions build() {
-            return new ProduceOptions(routingKey, messageKey, compaction, idempotencyKey, message);
+            return new ProduceOptions(routingKey, messageKey, compaction, idempotencyKey, message, headers);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.sqlstreams;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * A message as retained in the stream.
@@ -12,7 +13,12 @@ import java.time.Instant;
  * @param compactionRank its compaction rank, or null when it did not opt into compaction
  * @param schemaVersion  the payload version it was written as
  * @param message        the decoded payload
+ * @param headers        the headers it was produced with; empty for none
  */
 public record StoredMessage<T>(long id, Instant createdAt, String routingKey, String messageKey,
-                               Long compactionRank, int schemaVersion, T message) {
+                               Long compactionRank, int schemaVersion, T message, Map<String, String> headers) {
+
+    public StoredMessage {
+        headers = headers == null ? Map.of() : Map.copyOf(headers);
+    }
 }

@@ -23,7 +23,7 @@ class OutcomeAndMetaTest {
 
     private static MessageMeta meta(long id) {
         return new MessageMeta("orders.created", "billing", id, "orders.eu", "order-" + id, null,
-                Instant.parse("2026-01-01T00:00:00Z"), 1, 0, ConsumerConfig.defaults().resolve(null));
+                Instant.parse("2026-01-01T00:00:00Z"), 1, 0, ConsumerConfig.defaults().resolve(null), null);
     }
 
     @Nested

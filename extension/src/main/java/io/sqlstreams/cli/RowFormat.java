@@ -11,6 +11,7 @@ import io.sqlstreams.Consumer;
 import io.sqlstreams.StoredMessage;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.codec.DurationText;
+import io.sqlstreams.engine.HeadersDocument;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -50,7 +51,10 @@ record RowFormat<R>(Function<R, String> name, Function<R, JsonObject> json, List
             .build(),
             List.of("name", "id", "created_at", "updated_at"));
 
-    /** A retained message with its payload as stored; {@code compaction_rank} is null when it did not opt in. */
+    /**
+     * A retained message with its payload as stored and its headers as an object; {@code compaction_rank} is null
+     * when it did not opt in.
+     */
     static final RowFormat<StoredMessage<JsonValue>> MESSAGE = new RowFormat<>(message -> Long.toString(message.id()),
             message -> Json.createObjectBuilder()
                     .add("id", message.id())
@@ -61,8 +65,10 @@ record RowFormat<R>(Function<R, String> name, Function<R, JsonObject> json, List
                             : Json.createValue(message.compactionRank()))
                     .add("schema_version", message.schemaVersion())
                     .add("message", message.message())
+                    .add("headers", HeadersDocument.toObject(message.headers()))
                     .build(),
-            List.of("id", "compaction_rank", "schema_version", "created_at", "routing_key", "message"));
+            List.of("id", "compaction_rank", "schema_version", "created_at", "routing_key", "headers", "message"),
+            Map.of("headers", headers -> TextTable.pairs(headers.asJsonObject())));
 
     RowFormat(Function<R, String> name, Function<R, JsonObject> json, List<String> listColumns) {
         this(name, json, listColumns, Map.of());

@@ -173,6 +173,7 @@ class DeadLetterCommandsTest {
                 .add("last_error", TERMINAL + EXPIRED)
                 .add("dead_since", newest.deadSince().toString())
                 .add("payload", Json.createObjectBuilder().add("n", 5))
+                .add("headers", Json.createObjectBuilder())
                 .build());
         assertThat(messageIds(page.getJsonArray("letters"))).containsExactly(id(5), id(4));
         assertThat(second.exitCode()).as(second.err()).isZero();

@@ -21,6 +21,7 @@ import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.Sql;
 import io.sqlstreams.testing.TestDatabase;
+import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
@@ -51,7 +52,7 @@ class KeyCommandsTest {
             pinned = producer.produce(new Price("sku-1", 120), compacted(5)).id();
             lowerRank = producer.produce(new Price("sku-1", 130), compacted(0)).id();
             uncompacted = producer.produce(new Price("sku-1", 140), ProduceOptions.builder().messageKey("sku-1")
-                    .routingKey("eu").build()).id();
+                    .routingKey("eu").header("tenant", "acme").build()).id();
             producer.produce(new Price("sku-2", 10), ProduceOptions.builder().messageKey("sku-2").build());
         }
         environment = CliRun.environmentFor(database);
@@ -115,8 +116,9 @@ class KeyCommandsTest {
         assertThat(rows).extracting(row -> row.get("ID")).containsExactly(Long.toString(uncompacted),
                 Long.toString(lowerRank), Long.toString(pinned));
         assertThat(rows).extracting(row -> row.get("COMPACTION_RANK")).containsExactly("-", "0", "5");
-        assertThat(rows.get(0)).containsEntry("ROUTING_KEY", "eu")
+        assertThat(rows.get(0)).containsEntry("ROUTING_KEY", "eu").containsEntry("HEADERS", "tenant=acme")
                 .containsEntry("MESSAGE", "{\"sku\":\"sku-1\",\"cents\":140}");
+        assertThat(rows.get(1)).containsEntry("HEADERS", "-");
     }
 
     @Test
@@ -129,6 +131,9 @@ class KeyCommandsTest {
         assertThat(messages).extracting(message -> ((JsonObject) message).getJsonNumber("id").longValue())
                 .containsExactly(uncompacted, lowerRank);
         assertThat(messages.getJsonObject(0).get("compaction_rank")).isEqualTo(JsonValue.NULL);
+        assertThat(messages.getJsonObject(0).getJsonObject("headers")).containsOnlyKeys("tenant")
+                .containsEntry("tenant", Json.createValue("acme"));
+        assertThat(messages.getJsonObject(1).getJsonObject("headers")).isEmpty();
     }
 
     @Test

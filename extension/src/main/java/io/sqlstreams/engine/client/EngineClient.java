@@ -43,6 +43,7 @@ import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.stream.EngineStreamHandle;
 import io.sqlstreams.engine.wakeup.Wakeups;
 import io.sqlstreams.engine.system.EngineSystemHandle;
+import io.sqlstreams.engine.telemetry.Telemetry;
 
 /**
  * The engine's client: a caller-owned data source plus the captured configuration. It owns the handler pool only
@@ -95,7 +96,8 @@ public final class EngineClient implements HostedClient {
         Engine engine = new Engine(resolved, database, sql, new SchemaMigrator(database, sql), diagnostics,
                 new PayloadCodec(), environment, declarer,
                 new BindingDeclaration(sql, diagnostics, environment.clock(), declarer), new RunningSessions(),
-                Wakeups.of(resolved, database, sql, diagnostics, environment), new SessionCounterStore());
+                Wakeups.of(resolved, database, sql, diagnostics, environment), new SessionCounterStore(),
+                Telemetry.of(resolved));
         engine.sessionCounters().connect(new SessionCounterWriter(engine));
         return new EngineClient(engine, ownedPool);
     }

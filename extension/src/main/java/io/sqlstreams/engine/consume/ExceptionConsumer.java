@@ -216,7 +216,7 @@ final class ExceptionConsumer<T> {
             ExceptionQueries.Run run = claimed.run();
             MessageOptions options = reader.resolve(claimed.messageId(), claimed.optionsJson(), config);
             Delivery delivery = new Delivery(claimed.messageId(), claimed.routingKey(), claimed.messageKey(),
-                    claimed.compactionRank(), claimed.payloadJson(), claimed.createdAt(), options, run.attempt(),
+                    claimed.compactionRank(), claimed.payloadJson(), claimed.headersJson(), claimed.createdAt(), options, run.attempt(),
                     claimed.delays(), () -> recordStart(run));
             rows.add(new Row(delivery, claimed, run));
         }

@@ -1,6 +1,7 @@
 package io.sqlstreams.engine.consume;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -16,6 +17,8 @@ import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.CauseChain;
+import io.sqlstreams.engine.HeadersDocument;
+import io.sqlstreams.engine.telemetry.ProcessTrace;
 import io.sqlstreams.engine.context.Engine;
 import jakarta.json.bind.JsonbException;
 
@@ -111,11 +114,14 @@ final class HandlerRunner<T> {
         if (!started(delivery, outcome)) {
             return;
         }
+        Map<String, String> headers = HeadersDocument.fromJson(delivery.headersJson());
         MessageMeta meta = new MessageMeta(group.streamName(), group.groupName(), delivery.messageId(),
                 delivery.routingKey(), delivery.messageKey(), delivery.compactionRank(), delivery.createdAt(),
-                delivery.attempt(), delivery.delays(), delivery.options());
+                delivery.attempt(), delivery.delays(), delivery.options(), headers);
+        ProcessTrace trace = engine.telemetry().process(group.streamName(), group.groupName(), delivery.messageId(),
+                delivery.attempt(), headers);
         Throwable thrown = null;
-        try {
+        try (ProcessTrace.Current current = trace.makeCurrent()) {
             MessageMeta.callWith(meta, () -> {
                 handler.handle(payload);
                 return null;
@@ -128,6 +134,7 @@ final class HandlerRunner<T> {
                 ? new DeliveryOutcome.Deferred("its handler was interrupted by the host (the application"
                         + " or executor is stopping); handed back without counting the attempt")
                 : OutcomeClassifier.classify(thrown);
+        trace.ended(RunEnds.of(result, delivery), thrown);
         if (!outcome.complete(result)) {
             engine.diagnostics().event(Code.SQL0126, "abandoned handler of message " + delivery.messageId() + " of "
                     + group.describe() + " returned after its attempt was recorded as failed");

@@ -36,7 +36,7 @@ final class RangeReader {
         Map<String, MessageOptions> settled = new HashMap<>();
         return queries.readRange(connection, group.ids(), schemaVersion, low, high).stream()
                 .map(row -> new Delivery(row.id(), row.routingKey(), row.messageKey(), row.compactionRank(),
-                        row.payloadJson(), row.createdAt(), resolve(row.id(), row.optionsJson(), config, settled), 1,
+                        row.payloadJson(), row.headersJson(), row.createdAt(), resolve(row.id(), row.optionsJson(), config, settled), 1,
                         0, Delivery.RunStart.UNRECORDED))
                 .toList();
     }

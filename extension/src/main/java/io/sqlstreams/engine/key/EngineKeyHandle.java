@@ -13,6 +13,7 @@ import io.sqlstreams.StoredMessage;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.Names;
+import io.sqlstreams.engine.HeadersDocument;
 import io.sqlstreams.engine.query.KeyQueries;
 import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.sql.DatabaseFailures;
@@ -103,6 +104,6 @@ public final class EngineKeyHandle<T> implements KeyHandle<T> {
                     + "\" cannot be decoded as " + payloadType.getName(), failure);
         }
         return new StoredMessage<>(row.id(), row.createdAt(), row.routingKey(), row.messageKey(),
-                row.compactionRank(), row.schemaVersion(), message);
+                row.compactionRank(), row.schemaVersion(), message, HeadersDocument.fromJson(row.headersJson()));
     }
 }

@@ -13,6 +13,7 @@ import io.sqlstreams.MessageWhereabouts;
 import io.sqlstreams.OperatorAction;
 import io.sqlstreams.Schedule;
 import io.sqlstreams.engine.codec.DurationText;
+import io.sqlstreams.engine.HeadersDocument;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -38,6 +39,7 @@ public final class OperatorJson {
                 .add("last_error", text(letter.lastError()))
                 .add("dead_since", instant(letter.deadSince()))
                 .add("payload", document(letter.payloadJson()))
+                .add("headers", HeadersDocument.toObject(letter.headers()))
                 .build();
     }
 

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.Code;
@@ -23,6 +24,7 @@ import io.sqlstreams.Stream;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.sql.Transactions;
+import io.sqlstreams.engine.telemetry.SendTrace;
 
 /** A producer for one stream, bound to the stream's id (a rename does not disturb it). */
 public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
@@ -50,10 +52,12 @@ public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
     @Override
     public ProduceResult produce(T message, ProduceOptions options) {
         Instant started = engine.environment().clock().instant();
-        PreparedMessage prepared = preparer.prepare(message, options);
-        ProduceResult result = options != null && options.idempotencyKey() != null
-                ? writer.inOwnTransaction(List.of(prepared)).get(0)
-                : await(batcher.submit(prepared));
+        ProduceResult result = traced(1, trace -> {
+            PreparedMessage prepared = preparer.prepare(message, options, trace);
+            return List.of(options != null && options.idempotencyKey() != null
+                    ? writer.inOwnTransaction(List.of(prepared)).get(0)
+                    : await(batcher.submit(prepared)));
+        }).get(0);
         reportIfSlow(started, "produce");
         return result;
     }
@@ -61,8 +65,7 @@ public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
     @Override
     public List<ProduceResult> produceBatch(List<ProduceItem<T>> items) {
         Instant started = engine.environment().clock().instant();
-        List<PreparedMessage> prepared = prepareAll(items);
-        List<ProduceResult> results = prepared.isEmpty() ? List.of() : writer.inOwnTransaction(prepared);
+        List<ProduceResult> results = tracedItems(items, writer::inOwnTransaction);
         reportIfSlow(started, "produceBatch of " + items.size());
         return results;
     }
@@ -70,8 +73,8 @@ public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
     @Override
     public ProduceResult produce(Connection connection, T message, ProduceOptions options) {
         Instant started = engine.environment().clock().instant();
-        ProduceResult result = writer.inCallerTransaction(connection, List.of(preparer.prepare(message, options)))
-                .get(0);
+        ProduceResult result = traced(1, trace -> writer.inCallerTransaction(connection,
+                List.of(preparer.prepare(message, options, trace)))).get(0);
         reportIfSlow(started, "produce in the caller's transaction");
         return result;
     }
@@ -79,26 +82,50 @@ public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
     @Override
     public List<ProduceResult> produceInManagedTransaction(Connection enlisted, List<ProduceItem<T>> items) {
         Instant started = engine.environment().clock().instant();
-        List<PreparedMessage> prepared = prepareAll(items);
-        List<ProduceResult> results = prepared.isEmpty() ? List.of()
-                : writer.inManagedTransaction(enlisted, prepared);
+        List<ProduceResult> results = tracedItems(items, prepared -> writer.inManagedTransaction(enlisted, prepared));
         reportIfSlow(started, "produce of " + items.size() + " in the server's transaction");
         return results;
     }
 
-    private List<PreparedMessage> prepareAll(List<ProduceItem<T>> items) {
+    /** Writes {@code items} with {@code write} under one send trace; an empty list writes and traces nothing. */
+    private List<ProduceResult> tracedItems(List<ProduceItem<T>> items,
+                                            Function<List<PreparedMessage>, List<ProduceResult>> write) {
+        checkItems(items);
+        if (items.isEmpty()) {
+            return List.of();
+        }
+        return traced(items.size(), trace -> {
+            List<PreparedMessage> prepared = new ArrayList<>(items.size());
+            for (ProduceItem<T> item : items) {
+                prepared.add(preparer.prepare(item.message(), item.options(), trace));
+            }
+            return write.apply(prepared);
+        });
+    }
+
+    /** Runs one produce call under a send trace of {@code messages} messages, which learns how it ended. */
+    private List<ProduceResult> traced(int messages, Function<SendTrace, List<ProduceResult>> call) {
+        SendTrace trace = engine.telemetry().send(streamName, messages);
+        List<ProduceResult> results;
+        try {
+            results = call.apply(trace);
+        } catch (RuntimeException failure) {
+            trace.failed(failure);
+            throw failure;
+        }
+        trace.sent(results);
+        return results;
+    }
+
+    private static void checkItems(List<?> items) {
         if (items == null) {
             throw invalidItems("items", "must be a list of items (empty for none)");
         }
-        List<PreparedMessage> prepared = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
-            ProduceItem<T> item = items.get(i);
-            if (item == null) {
+            if (items.get(i) == null) {
                 throw invalidItems("items[" + i + "]", "must not be null");
             }
-            prepared.add(preparer.prepare(item.message(), item.options()));
         }
-        return prepared;
     }
 
     private static InvalidConfigurationException invalidItems(String property, String rule) {
@@ -113,7 +140,8 @@ public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
         try (Connection connection = engine.database().dataSource().getConnection()) {
             result = Transactions.run(connection, tx -> {
                 T payload = work.run(tx);
-                return writer.inCallerTransaction(tx, List.of(preparer.prepare(payload, options))).get(0);
+                return traced(1, trace -> writer.inCallerTransaction(tx,
+                        List.of(preparer.prepare(payload, options, trace)))).get(0);
             });
         } catch (SQLException failure) {
             throw DatabaseFailures.translate("producing to stream \"" + streamName + "\" with the caller's work",

@@ -5,7 +5,9 @@ import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.engine.codec.IdempotencyKeys;
+import io.sqlstreams.engine.HeadersDocument;
 import io.sqlstreams.engine.codec.OptionsDocument;
+import io.sqlstreams.engine.telemetry.SendTrace;
 import io.sqlstreams.engine.codec.PayloadCodec;
 
 /**
@@ -23,7 +25,8 @@ final class MessagePreparer {
         this.producerDefaults = config.message();
     }
 
-    PreparedMessage prepare(Object payload, ProduceOptions options) {
+    /** {@code payload} ready to insert, its headers those {@code trace} gives it. */
+    PreparedMessage prepare(Object payload, ProduceOptions options, SendTrace trace) {
         ProduceOptions produce = options == null ? ProduceOptions.none() : options;
         produce.validate(producerDefaults);
         if (produce.routingKey() != null) {
@@ -40,6 +43,7 @@ final class MessagePreparer {
                 produce.messageKey(),
                 produce.compacted() ? produce.compaction().rank() : null,
                 codec.encode(payload),
-                OptionsDocument.toJson(merged));
+                OptionsDocument.toJson(merged),
+                HeadersDocument.toJson(trace.headers(produce.headers())));
     }
 }

@@ -9,6 +9,7 @@ import io.sqlstreams.engine.query.ProduceQueries;
  * the first attempt is what makes every retry of the same message safe.
  */
 record PreparedMessage(UUID idempotencyKey, int schemaVersion, String routingKey, String messageKey,
-                       Long compactionRank, String payloadJson, String optionsJson)
+                       Long compactionRank, String payloadJson, String optionsJson,
+                       String headersJson)
         implements ProduceQueries.MessageRow {
 }

@@ -43,7 +43,7 @@ public final class ClaimQueries {
 
     /** A deliverable log row, its payload and stored options as JSON text. */
     public record LogRow(long id, String routingKey, String messageKey, Long compactionRank, String payloadJson,
-                         String optionsJson, Instant createdAt) {
+                         String optionsJson, String headersJson, Instant createdAt) {
     }
 
     /** An expired range taken over under a new token. */
@@ -209,7 +209,7 @@ public final class ClaimQueries {
         long rank = row.getLong("compaction_rank");
         Long compactionRank = row.wasNull() ? null : rank;
         return new LogRow(row.getLong("id"), row.getString("routing_key"), row.getString("message_key"),
-                compactionRank, row.getString("payload"), row.getString("options"),
+                compactionRank, row.getString("payload"), row.getString("options"), row.getString("headers"),
                 row.getTimestamp("created_at").toInstant());
     }
 }

@@ -43,7 +43,7 @@ public final class ExceptionQueries {
      */
     public record ClaimedRow(long messageId, int attempts, int delays, UUID token, String messageKey,
                              String routingKey, Long compactionRank, String payloadJson, String optionsJson,
-                             Instant createdAt) {
+                             String headersJson, Instant createdAt) {
         /** The run this claim is for. */
         public Run run() {
             return new Run(messageId, token, attempts + 1);
@@ -162,7 +162,7 @@ public final class ExceptionQueries {
         Long compactionRank = row.wasNull() ? null : rank;
         return new ClaimedRow(row.getLong("message_id"), row.getInt("attempts"), row.getInt("delays"),
                 row.getObject("lease_token", UUID.class), row.getString("message_key"), row.getString("routing_key"),
-                compactionRank, row.getString("payload"), row.getString("options"),
+                compactionRank, row.getString("payload"), row.getString("options"), row.getString("headers"),
                 row.getObject("created_at", OffsetDateTime.class).toInstant());
     }
 

@@ -14,7 +14,7 @@ import io.sqlstreams.engine.sql.Sql;
 public final class KeyQueries {
     /** A retained message, its payload still JSON text. */
     public record KeyedMessage(long id, Instant createdAt, String routingKey, String messageKey, Long compactionRank,
-                               int schemaVersion, String payload) {
+                               int schemaVersion, String payload, String headersJson) {
     }
 
     private final Sql sql;
@@ -56,6 +56,7 @@ public final class KeyQueries {
     static KeyedMessage message(ResultSet row) throws SQLException {
         return new KeyedMessage(row.getLong("id"), row.getTimestamp("created_at").toInstant(),
                 row.getString("routing_key"), row.getString("message_key"),
-                row.getObject("compaction_rank", Long.class), row.getInt("schema_version"), row.getString("payload"));
+                row.getObject("compaction_rank", Long.class), row.getInt("schema_version"), row.getString("payload"),
+                row.getString("headers"));
     }
 }

@@ -18,6 +18,7 @@ import io.sqlstreams.DeadLetterErrors;
 import io.sqlstreams.DeadLetterFilter;
 import io.sqlstreams.MessageWhereabouts;
 import io.sqlstreams.OperatorAction;
+import io.sqlstreams.engine.HeadersDocument;
 import io.sqlstreams.engine.sql.BoundStatement;
 import io.sqlstreams.engine.sql.Sql;
 
@@ -50,7 +51,8 @@ public final class OperatorQueries {
             return page.bind("before_id", beforeId).bind("limit", limit).queryList(row -> new DeadLetter(
                     row.getLong("message_id"), row.getString("message_key"), row.getString("routing_key"),
                     row.getInt("schema_version"), instant(row, "created_at"), row.getInt("attempts") + 1,
-                    row.getString("last_error"), instant(row, "dead_since"), row.getString("payload")));
+                    row.getString("last_error"), instant(row, "dead_since"), row.getString("payload"),
+                    HeadersDocument.fromJson(row.getString("headers"))));
         }
     }
 

@@ -51,6 +51,9 @@ public final class ProduceQueries {
 
         /** The options document, or null for none. */
         String optionsJson();
+
+        /** The headers document, or null for none. */
+        String headersJson();
     }
 
     /**
@@ -105,6 +108,7 @@ public final class ProduceQueries {
         Long[] ranks = new Long[n];
         StringJoiner payloads = new StringJoiner(",", "[", "]");
         StringJoiner options = new StringJoiner(",", "[", "]");
+        StringJoiner headers = new StringJoiner(",", "[", "]");
         for (int i = 0; i < n; i++) {
             MessageRow row = rows.get(i);
             keys[i] = row.idempotencyKey();
@@ -114,6 +118,7 @@ public final class ProduceQueries {
             ranks[i] = row.compactionRank();
             payloads.add(row.payloadJson());
             options.add(row.optionsJson() == null ? "null" : row.optionsJson());
+            headers.add(row.headersJson() == null ? "null" : row.headersJson());
         }
         statement.bindArray("idempotency_keys", "uuid", keys)
                 .bindArray("schema_versions", "int4", versions)
@@ -121,7 +126,8 @@ public final class ProduceQueries {
                 .bindArray("message_keys", "text", messageKeys)
                 .bindArray("compaction_ranks", "int8", ranks)
                 .bind("payloads", payloads.toString())
-                .bind("options", options.toString());
+                .bind("options", options.toString())
+                .bind("headers", headers.toString());
     }
 
     /** The statement's row: the keys it claimed (as text) and the ids it inserted, ascending. */

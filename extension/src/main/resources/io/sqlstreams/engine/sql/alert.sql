@@ -20,7 +20,7 @@ ORDER BY created_at DESC, id DESC
 -- name: owner_alert_heads
 -- The newest report of each alert of one owner.
 SELECT m.id, m.created_at, m.routing_key, m.message_key, m.compaction_rank, m.schema_version,
-       m.payload::text AS payload
+       m.payload::text AS payload, m.headers::text AS headers
 FROM {schema}.compaction_head_{id} h
 JOIN {schema}.message_log_{id} m ON m.id = h.message_id
 WHERE m.routing_key = :owner

@@ -62,7 +62,7 @@ RETURNING token::text AS token
 -- name: read_range
 -- The deliverable rows of the range (:low, :high].
 SELECT m.id, m.routing_key, m.message_key, m.compaction_rank, m.payload::text AS payload, m.options::text AS options,
-       m.created_at
+       m.headers::text AS headers, m.created_at
 FROM {schema}.message_log_{id} m
 WHERE m.id > :low AND m.id <= :high AND {fragment:deliverable_row}
 ORDER BY m.id

@@ -60,7 +60,7 @@ expired AS (
     FROM claimed WHERE previous_status = 'inflight' AND :logged
 )
 SELECT c.message_id, c.attempts, c.delays, c.lease_token, c.message_key, m.routing_key, m.compaction_rank,
-       m.payload::text AS payload, m.options::text AS options, m.created_at
+       m.payload::text AS payload, m.options::text AS options, m.headers::text AS headers, m.created_at
 FROM claimed c JOIN {schema}.message_log_{id} m ON m.id = c.message_id
 ORDER BY c.message_id
 

@@ -5,7 +5,7 @@
 -- under the reserved prefix), and every attribute asked for among the payload's attributes. series_total counts
 -- every matching series before the limit cuts the page; a null limit lists them all.
 SELECT m.id, m.created_at, m.routing_key, m.message_key, m.compaction_rank, m.schema_version,
-       m.payload::text AS payload, count(*) OVER () AS series_total
+       m.payload::text AS payload, m.headers::text AS headers, count(*) OVER () AS series_total
 FROM {schema}.compaction_head_{id} h
 JOIN {schema}.message_log_{id} m ON m.id = h.message_id
 WHERE (:metric_name::text IS NULL OR m.routing_key = :metric_name::text)

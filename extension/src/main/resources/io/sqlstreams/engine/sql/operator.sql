@@ -14,7 +14,7 @@ AND (cardinality(:message_ids::bigint[]) = 0 OR e.message_id = ANY (:message_ids
 -- name: dead_letter_page
 -- A dead row's updated_at is when it went dead: nothing writes a dead row but the verbs that take it out of dead.
 SELECT e.message_id, e.message_key, m.routing_key, m.schema_version, m.created_at, e.attempts, e.last_error,
-       e.updated_at AS dead_since, m.payload::text AS payload
+       e.updated_at AS dead_since, m.payload::text AS payload, m.headers::text AS headers
 FROM {schema}.exception_queue_{id} e
 JOIN {schema}.message_log_{id} m ON m.id = e.message_id
 WHERE {fragment:dead_letter_filter}

@@ -1,17 +1,19 @@
 -- Producing. One statement claims every idempotency key first (which gives the transaction its xid before
 -- any message id is drawn from the sequence: the consumers' snapshot fence relies on that order), inserts
 -- the messages whose claim was new in argument order, and moves each compacted key's head to the
--- greatest (schema_version, compaction_rank, id), taking head rows in key order. Payloads and options travel
--- as one JSON array each (parsed once, no array-literal escaping); JSON null stands for no options.
+-- greatest (schema_version, compaction_rank, id), taking head rows in key order. Payloads, options
+-- and headers travel as one JSON array each (parsed once, no array-literal escaping); JSON null stands for none.
 
 -- name: produce
 WITH input AS (
-    SELECT item.*, payload.value AS payload, nullif(options.value, 'null') AS options
+    SELECT item.*, payload.value AS payload, nullif(options.value, 'null') AS options,
+           nullif(headers.value, 'null') AS headers
     FROM unnest(:idempotency_keys::uuid[], :schema_versions::int[], :routing_keys::text[], :message_keys::text[],
                 :compaction_ranks::bigint[])
          WITH ORDINALITY AS item (idempotency_key, schema_version, routing_key, message_key, compaction_rank, ordinal)
     JOIN jsonb_array_elements(:payloads::jsonb) WITH ORDINALITY AS payload (value, ordinal) USING (ordinal)
     JOIN jsonb_array_elements(:options::jsonb) WITH ORDINALITY AS options (value, ordinal) USING (ordinal)
+    JOIN jsonb_array_elements(:headers::jsonb) WITH ORDINALITY AS headers (value, ordinal) USING (ordinal)
 ),
 claimed AS (
     INSERT INTO {schema}.idempotency_key_{id} (idempotency_key)
@@ -20,9 +22,10 @@ claimed AS (
     RETURNING idempotency_key
 ),
 inserted AS (
-    INSERT INTO {schema}.message_log_{id} (schema_version, routing_key, message_key, compaction_rank, payload, options)
+    INSERT INTO {schema}.message_log_{id} (schema_version, routing_key, message_key, compaction_rank, payload, options,
+                                           headers)
     SELECT item.schema_version, item.routing_key, item.message_key, item.compaction_rank, item.payload,
-           item.options
+           item.options, item.headers
     FROM input item
     WHERE item.idempotency_key IN (SELECT idempotency_key FROM claimed)
     ORDER BY item.ordinal

@@ -158,7 +158,8 @@ async function letters(path, append) {
     cell(row, letter.runs, true);
     cell(row, instant(letter.dead_since)).title = letter.dead_since;
     cell(row, firstLine(letter.last_error)).className = "error-text";
-    expandable(row, shown(letter.last_error) + "\n\npayload: " + JSON.stringify(letter.payload, null, 2));
+    const headers = Object.keys(letter.headers || {}).length ? "\n\nheaders: " + JSON.stringify(letter.headers, null, 2) : "";
+    expandable(row, shown(letter.last_error) + "\n\npayload: " + JSON.stringify(letter.payload, null, 2) + headers);
   }
   state.before = page.next_before_id;
   $("more").hidden = state.before === null;

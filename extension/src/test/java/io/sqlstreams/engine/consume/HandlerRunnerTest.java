@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -30,6 +31,7 @@ import io.sqlstreams.Outcome;
 import io.sqlstreams.engine.wakeup.Wakeups;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.telemetry.Telemetry;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
@@ -49,7 +51,7 @@ class HandlerRunnerTest {
     private static final RegisteredGroup GROUP = new RegisteredGroup(1, "orders", 2, "billing", DeliveryLogMode.FAILURES);
     private static final MessageOptions OPTIONS = new MessageOptions(Concurrency.EXCLUSIVE, TIMEOUT, null, null);
     private static final Delivery DELIVERY = new Delivery(7, "order.paid", "customer-4", null, "{\"n\":42}",
-            Instant.parse("2026-01-01T00:00:00Z"), OPTIONS, 3, 0, Delivery.RunStart.UNRECORDED);
+            "{\"tenant\":\"acme\"}", Instant.parse("2026-01-01T00:00:00Z"), OPTIONS, 3, 0, Delivery.RunStart.UNRECORDED);
 
     private final SettableClock clock = SettableClock.standing();
     private final ManualScheduler timer = new ManualScheduler(clock);
@@ -59,7 +61,7 @@ class HandlerRunnerTest {
     /** Only what a handler run uses: the payload codec, the diagnostics and the clock. */
     private final Engine engine = new Engine(ClientConfig.defaults(), null, null, null, new Diagnostics(logger, clock),
             new PayloadCodec(), new EngineEnvironment(null, null, clock, null), null, null, null, Wakeups.disabled(),
-            null);
+            null, Telemetry.OFF);
     private final CountDownLatch release = new CountDownLatch(1);
     private Duration slowDispatchThreshold = Duration.ZERO;
 
@@ -88,7 +90,7 @@ class HandlerRunnerTest {
         outcomeOf(run(payload -> seen.set(MessageMeta.current())));
 
         assertThat(seen).hasValue(new MessageMeta("orders", "billing", 7, "order.paid", "customer-4", null,
-                DELIVERY.createdAt(), 3, 0, OPTIONS));
+                DELIVERY.createdAt(), 3, 0, OPTIONS, Map.of("tenant", "acme")));
         Optional<MessageMeta> afterwards = handlerThread.submit(MessageMeta::find).get(PATIENCE.toSeconds(),
                 TimeUnit.SECONDS);
         assertThat(afterwards).isEmpty();
@@ -186,7 +188,7 @@ class HandlerRunnerTest {
     @Test
     void aPayloadThatDoesNotDecodeIsDeadWithoutRunningTheHandlerOrStartingTimers() throws Exception {
         AtomicInteger runs = new AtomicInteger();
-        Delivery garbled = new Delivery(7, null, null, null, "[\"not\", \"a\", \"number\"]", DELIVERY.createdAt(),
+        Delivery garbled = new Delivery(7, null, null, null, "[\"not\", \"a\", \"number\"]", null, DELIVERY.createdAt(),
                 OPTIONS, 1, 0, Delivery.RunStart.UNRECORDED);
 
         CompletableFuture<DeliveryOutcome> outcome = runner(payload -> runs.incrementAndGet()).run(garbled);

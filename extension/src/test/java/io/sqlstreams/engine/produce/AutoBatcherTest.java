@@ -213,7 +213,7 @@ class AutoBatcherTest {
     }
 
     private static PreparedMessage message(int n) {
-        return new PreparedMessage(UUID.randomUUID(), 1, String.valueOf(n), null, null, "{}", "{}");
+        return new PreparedMessage(UUID.randomUUID(), 1, String.valueOf(n), null, null, "{}", "{}", null);
     }
 
     private record Held(Hold hold, CompletableFuture<ProduceResult> result) {

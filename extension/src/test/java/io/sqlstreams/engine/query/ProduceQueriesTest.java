@@ -34,10 +34,11 @@ class ProduceQueriesTest extends EngineTestBase {
     }
 
     private record Row(UUID idempotencyKey, int schemaVersion, String routingKey, String messageKey,
-                       Long compactionRank, String payloadJson, String optionsJson)
+                       Long compactionRank, String payloadJson, String optionsJson, String headersJson)
             implements ProduceQueries.MessageRow {
         static Row compacted(String key, long rank) {
-            return new Row(UUID.randomUUID(), 1, null, key, rank, "{\"text\": \"" + key + rank + "\"}", null);
+            return new Row(UUID.randomUUID(), 1, null, key, rank, "{\"text\": \"" + key + rank + "\"}", null,
+                    null);
         }
     }
 

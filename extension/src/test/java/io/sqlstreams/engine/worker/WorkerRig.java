@@ -10,6 +10,7 @@ import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.engine.wakeup.Wakeups;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.telemetry.Telemetry;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.Sleeper;
 import io.sqlstreams.engine.schema.SchemaMigrator;
@@ -48,7 +49,7 @@ public final class WorkerRig {
         SchemaMigrator migrator = new SchemaMigrator(db, statements);
         this.engine = new Engine(config, db, statements, migrator, diagnostics, null,
                 new EngineEnvironment(EngineEnvironment.daemonThreads("worker-test-"), null, clock, Sleeper.SYSTEM),
-                "worker-test", null, null, Wakeups.disabled(), null);
+                "worker-test", null, null, Wakeups.disabled(), null, Telemetry.OFF);
         this.systemId = migrator.ensureSystem();
         this.sql = new Sql(database);
     }
