@@ -26,8 +26,8 @@ public interface SystemHandle {
     SystemState get();
 
     /**
-     * Brings the installation to this build's DDL version and returns it: creates it when missing (this build knows
-     * version 1 only).
+     * Brings the installation's system scope to this build's DDL version and returns that version: creates it when
+     * missing. Streams' families have a DDL version of their own, migrated by {@code sqlstreams migrate streams up}.
      *
      * @throws SqlStreamsException SQL0023 when the database needs a newer library; SQL0064 as for {@link #register}
      */

@@ -23,20 +23,20 @@ final class MigrateCommands {
             if (output.json()) {
                 output.json(Json.createObjectBuilder()
                         .add("schema", installation.schema())
-                        .add("version", SchemaMigrator.BUILD_VERSION)
+                        .add("build_versions", BuildVersions.json())
                         .add("system_id", systemId)
                         .add("created", created)
                         .build());
             } else {
-                String version = " at DDL version " + SchemaMigrator.BUILD_VERSION;
-                output.line(created ? "created the installation in schema " + installation.schema() + version
-                        : "schema " + installation.schema() + " already holds the installation" + version);
+                String build = "; this build: " + BuildVersions.text();
+                output.line(created ? "created the installation in schema " + installation.schema() + build
+                        : "schema " + installation.schema() + " already holds the installation" + build);
             }
             return ExitCodes.OK;
         }
     }
 
-    @Command(name = "versions", description = "Show this build's DDL version and the versions the installation"
+    @Command(name = "versions", description = "Show this build's DDL versions and the versions the installation"
             + " records: the system scope's and each stream's, with the oldest library version each admits.")
     static final class ShowVersions extends InstallationCommand {
         @Override
@@ -45,7 +45,7 @@ final class MigrateCommands {
             if (output.json()) {
                 output.json(report.json(false));
             } else {
-                output.line("this build: DDL version " + SchemaMigrator.BUILD_VERSION);
+                output.line("this build: " + BuildVersions.text());
                 output.table(report.table(false));
             }
             return ExitCodes.OK;
@@ -63,7 +63,7 @@ final class MigrateCommands {
             if (output.json()) {
                 output.json(report.json(true));
             } else {
-                output.line("this build: DDL version " + SchemaMigrator.BUILD_VERSION + "; the installation is "
+                output.line("this build: " + BuildVersions.text() + "; the installation is "
                         + overall.wireName().replace('_', ' ') + (overall.usable ? "" : ": this build cannot use it"));
                 output.table(report.table(true));
             }

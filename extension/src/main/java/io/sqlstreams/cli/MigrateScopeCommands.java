@@ -9,9 +9,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code sqlstreams migrate system|streams|stream up|down}: bring a DDL scope to the version {@code --to} names.
- * This build knows DDL version 1 only, so there is no step to run yet: a scope at the target is left alone, one at
- * another version is refused.
+ * {@code sqlstreams migrate system|streams|stream up|down}: bring a DDL scope to the version {@code --to} names,
+ * step by step; a scope at the target is left alone.
  */
 final class MigrateScopeCommands {
     private MigrateScopeCommands() {
@@ -20,7 +19,7 @@ final class MigrateScopeCommands {
     /** One direction of one scope: {@code --to N}, and the document {@code {stream?, to, migrated_count}}. */
     abstract static class Directed extends InstallationCommand {
         @Option(names = "--to", paramLabel = "N", required = true,
-                description = "the DDL version to reach, from 1 to this build's")
+                description = "the DDL version to reach, from 1 to this build's version of the scope")
         private int to;
 
         private final Direction direction;

@@ -7,6 +7,7 @@ import java.util.Locale;
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.query.MigrationQueries.Versions;
+import io.sqlstreams.engine.schema.DdlScope;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
@@ -15,12 +16,13 @@ import jakarta.json.JsonObjectBuilder;
 
 /**
  * The recorded DDL versions of an installation (the system scope, then each stream's family) measured against
- * this build's: {@code migrate versions} prints them, {@code migrate status} adds each scope's standing.
+ * this build's version of their scope: {@code migrate versions} prints them, {@code migrate status} adds each
+ * scope's standing.
  */
 final class MigrationReport {
     /** Where a scope stands against this build, from best to worst. */
     enum Standing {
-        /** At this build's version. */
+        /** At this build's version of the scope. */
         CURRENT(true),
         /** Newer than this build, but every step is readable by it. */
         AHEAD(true),
@@ -39,21 +41,22 @@ final class MigrationReport {
             return name().toLowerCase(Locale.ROOT);
         }
 
-        static Standing of(Versions versions) {
-            if (versions.minCompatibleVersion() > SchemaMigrator.BUILD_VERSION) {
+        static Standing of(DdlScope scope, Versions versions) {
+            int build = scope.buildVersion();
+            if (versions.minCompatibleVersion() > build) {
                 return TOO_NEW;
             }
-            if (versions.version() < SchemaMigrator.BUILD_VERSION) {
+            if (versions.version() < build) {
                 return BEHIND;
             }
-            return versions.version() > SchemaMigrator.BUILD_VERSION ? AHEAD : CURRENT;
+            return versions.version() > build ? AHEAD : CURRENT;
         }
     }
 
-    /** One scope's row: {@code system} with no name, or {@code stream} with its name. */
-    record Scope(String scope, String name, Versions versions) {
+    /** One scope's row: the system scope with no name, or a stream with its name. */
+    record Scope(DdlScope scope, String name, Versions versions) {
         Standing standing() {
-            return Standing.of(versions);
+            return Standing.of(scope, versions);
         }
     }
 
@@ -72,8 +75,9 @@ final class MigrationReport {
                         + " holds no sqlstreams installation: run 'sqlstreams migrate init' or 'sqlstreams system"
                         + " register'"));
         List<Scope> scopes = new ArrayList<>();
-        scopes.add(new Scope("system", null, recorded.system()));
-        recorded.streams().forEach(stream -> scopes.add(new Scope("stream", stream.stream(), stream.versions())));
+        scopes.add(new Scope(DdlScope.SYSTEM, null, recorded.system()));
+        recorded.streams().forEach(stream -> scopes.add(new Scope(DdlScope.STREAM, stream.stream(),
+                stream.versions())));
         return new MigrationReport(installation.schema(), scopes);
     }
 
@@ -93,7 +97,7 @@ final class MigrationReport {
         TextTable table = withStanding ? TextTable.withHeaders("SCOPE", "NAME", "VERSION", "MIN_COMPATIBLE", "STATUS")
                 : TextTable.withHeaders("SCOPE", "NAME", "VERSION", "MIN_COMPATIBLE");
         for (Scope scope : scopes) {
-            List<String> cells = new ArrayList<>(List.of(scope.scope(),
+            List<String> cells = new ArrayList<>(List.of(scope.scope().wireName(),
                     scope.name() == null ? TextTable.NONE : scope.name(),
                     String.valueOf(scope.versions().version()),
                     String.valueOf(scope.versions().minCompatibleVersion())));
@@ -108,7 +112,7 @@ final class MigrationReport {
     JsonObject json(boolean withStanding) {
         JsonObjectBuilder document = Json.createObjectBuilder()
                 .add("schema", schema)
-                .add("build_version", SchemaMigrator.BUILD_VERSION);
+                .add("build_versions", BuildVersions.json());
         if (withStanding) {
             document.add("status", overall().wireName()).add("usable", overall().usable);
         }

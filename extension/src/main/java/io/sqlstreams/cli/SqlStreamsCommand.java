@@ -3,7 +3,6 @@ package io.sqlstreams.cli;
 import java.util.Map;
 
 import io.sqlstreams.ClientConfig;
-import io.sqlstreams.engine.schema.SchemaMigrator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
@@ -96,13 +95,13 @@ final class SqlStreamsCommand {
         return url != null ? url : environment.get(URL_VARIABLE);
     }
 
-    /** The tool's version and the DDL version it reads. */
+    /** The tool's version and the DDL versions it reads. */
     static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() {
             String version = SqlStreamsCommand.class.getPackage().getImplementationVersion();
             return new String[] {"sqlstreams " + (version == null ? "(development build)" : version)
-                    + ", DDL version " + SchemaMigrator.BUILD_VERSION};
+                    + ", " + BuildVersions.text()};
         }
     }
 }

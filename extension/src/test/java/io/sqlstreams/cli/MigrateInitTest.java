@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.TestDatabase;
+import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 
@@ -29,13 +30,16 @@ class MigrateInitTest {
         CliRun againAsJson = CliRun.run(environment, "migrate", "init", "--schema", fresh, "-o", "json");
 
         assertThat(first.exitCode()).as(first.err()).isZero();
-        assertThat(first.outLines()).containsExactly("created the installation in schema " + fresh + " at DDL version 1");
+        assertThat(first.outLines()).containsExactly("created the installation in schema " + fresh
+                + "; this build: system DDL version 1, stream DDL version 2");
         assertThat(tables(database, fresh)).isGreaterThanOrEqualTo(10);
         assertThat(again.exitCode()).isZero();
-        assertThat(again.outLines()).containsExactly("schema " + fresh + " already holds the installation at DDL version 1");
+        assertThat(again.outLines()).containsExactly("schema " + fresh
+                + " already holds the installation; this build: system DDL version 1, stream DDL version 2");
         JsonObject report = againAsJson.json().asJsonObject();
         assertThat(report.getString("schema")).isEqualTo(fresh);
-        assertThat(report.getInt("version")).isEqualTo(1);
+        assertThat(report.getJsonObject("build_versions")).isEqualTo(Json.createObjectBuilder().add("system", 1)
+                .add("stream", 2).build());
         assertThat(report.getJsonNumber("system_id").longValue()).isPositive();
         assertThat(report.getBoolean("created")).isFalse();
         assertThat(CliRun.run(environment, "stream", "list", "--schema", fresh, "-o", "json").json())

@@ -19,7 +19,10 @@ import io.sqlstreams.testing.Sql;
 import io.sqlstreams.testing.TestDatabase;
 import jakarta.json.Json;
 
-/** {@code migrate system|streams|stream up|down --to N} on an installation at DDL version 1 with two streams. */
+/**
+ * {@code migrate system|streams|stream up|down --to N} on an installation with two streams, created at this build's
+ * versions (system 1, stream 2).
+ */
 @PostgresTest
 class MigrateScopeCommandsTest {
     private static Map<String, String> environment;
@@ -37,35 +40,61 @@ class MigrateScopeCommandsTest {
     @Test
     void aScopeAtTheTargetMigratesNothing() {
         CliRun system = CliRun.run(environment, "migrate", "system", "up", "--to", "1");
-        CliRun stream = CliRun.run(environment, "migrate", "stream", "down", "payments.requested", "--to", "1",
+        CliRun stream = CliRun.run(environment, "migrate", "stream", "down", "payments.requested", "--to", "2",
                 "-o", "json");
-        CliRun streams = CliRun.run(environment, "migrate", "streams", "up", "--to", "1", "-o", "json");
+        CliRun streams = CliRun.run(environment, "migrate", "streams", "up", "--to", "2", "-o", "json");
 
         assertThat(List.of(system, stream, streams)).extracting(CliRun::exitCode).containsOnly(ExitCodes.OK);
         assertThat(TextTables.fields(system.outLines())).containsExactly(Map.entry("to", "1"),
                 Map.entry("migrated_count", "0"));
         assertThat(stream.json()).isEqualTo(Json.createObjectBuilder().add("stream", "payments.requested")
-                .add("to", 1).add("migrated_count", 0).build());
-        assertThat(streams.json()).isEqualTo(Json.createObjectBuilder().add("to", 1).add("migrated_count", 0)
+                .add("to", 2).add("migrated_count", 0).build());
+        assertThat(streams.json()).isEqualTo(Json.createObjectBuilder().add("to", 2).add("migrated_count", 0)
                 .build());
     }
 
     @Test
-    void aTargetOutsideOneToTheBuildVersionOrNoneIsAUsageError() {
+    void aStreamGoesDownAndUpAndStreamsUpCountsTheStreamsItMigrated() throws SQLException {
+        CliRun down = CliRun.run(environment, "migrate", "stream", "down", "orders.created", "--to", "1", "-o",
+                "json");
+        CliRun up = CliRun.run(environment, "migrate", "stream", "up", "orders.created", "--to", "2");
+        CliRun downAgain = CliRun.run(environment, "migrate", "stream", "down", "orders.created", "--to", "1");
+        CliRun streamsUp = CliRun.run(environment, "migrate", "streams", "up", "--to", "2", "-o", "json");
+
+        assertThat(List.of(down, up, downAgain, streamsUp)).extracting(CliRun::exitCode).as(down.err())
+                .containsOnly(ExitCodes.OK);
+        assertThat(down.json()).isEqualTo(Json.createObjectBuilder().add("stream", "orders.created").add("to", 1)
+                .add("migrated_count", 1).build());
+        assertThat(TextTables.fields(up.outLines())).containsExactly(Map.entry("stream", "orders.created"),
+                Map.entry("to", "2"), Map.entry("migrated_count", "1"));
+        assertThat(streamsUp.json()).as("payments.requested was at 2 already").isEqualTo(Json.createObjectBuilder()
+                .add("to", 2).add("migrated_count", 1).build());
+        assertThat(sql.strings("SELECT m.version FROM {s}.stream_config s JOIN LATERAL (SELECT version"
+                + " FROM {s}.migration_log WHERE stream_id = s.id AND status = 'success' ORDER BY id DESC LIMIT 1) m"
+                + " ON true ORDER BY s.name")).containsOnly("2");
+    }
+
+    @Test
+    void aTargetOutsideOneToTheScopesBuildVersionOrNoneIsAUsageError() {
         CliRun zero = CliRun.run(environment, "migrate", "system", "up", "--to", "0");
-        CliRun two = CliRun.run(environment, "migrate", "stream", "up", "orders.created", "--to", "2", "-o", "json");
+        CliRun systemTwo = CliRun.run(environment, "migrate", "system", "up", "--to", "2");
+        CliRun three = CliRun.run(environment, "migrate", "stream", "up", "orders.created", "--to", "3", "-o",
+                "json");
         CliRun missing = CliRun.run(environment, "migrate", "streams", "down");
         CliRun notANumber = CliRun.run(environment, "migrate", "system", "down", "--to", "one");
 
-        assertThat(List.of(zero, two, missing, notANumber)).extracting(CliRun::exitCode)
+        assertThat(List.of(zero, systemTwo, three, missing, notANumber)).extracting(CliRun::exitCode)
                 .containsOnly(ExitCodes.USAGE);
         assertThat(zero.errLines()).singleElement().asString().startsWith("SQL0108 invalid configuration: migration"
-                + " target = 0: must be from 1 to 1");
-        assertThat(two.error().getString("code")).isEqualTo("SQL0108");
+                + " target = 0: must be from 1 to 1, the system DDL versions this build knows");
+        assertThat(systemTwo.errLines()).singleElement().asString().contains("migration target = 2: must be from 1"
+                + " to 1");
+        assertThat(three.error().getString("code")).isEqualTo("SQL0108");
+        assertThat(three.error().getString("problem")).contains("must be from 1 to 2, the stream DDL versions");
         assertThat(missing.errLines()).singleElement().asString().startsWith("usage: Missing required option:"
                 + " '--to=N'");
         assertThat(notANumber.err()).startsWith("usage: ");
-        assertThat(zero.out() + two.out() + missing.out() + notANumber.out()).isEmpty();
+        assertThat(zero.out() + systemTwo.out() + three.out() + missing.out() + notANumber.out()).isEmpty();
     }
 
     @Test
@@ -85,7 +114,7 @@ class MigrateScopeCommandsTest {
                     + " build has no step to migrate it down to 1");
             assertThat(up.out() + down.out()).isEmpty();
         } finally {
-            sql.update("DELETE FROM {s}.migration_log WHERE version = 2");
+            sql.update("DELETE FROM {s}.migration_log WHERE system_id IS NOT NULL AND version = 2");
         }
     }
 
@@ -101,12 +130,12 @@ class MigrateScopeCommandsTest {
 
             assertThat(locked.exitCode()).isEqualTo(ExitCodes.FAILED);
             assertThat(locked.error().getString("code")).isEqualTo("SQL0053");
-            assertThat(locked.error().getString("problem")).startsWith("another migration of schema "
-                    + database.schema() + " holds the migration lock: pid ");
+            assertThat(locked.error().getString("problem")).startsWith("2 stream(s) refused: SQL0053 another"
+                    + " migration of schema " + database.schema() + " holds the migration lock: pid ");
             assertThat(locked.out()).isEmpty();
             holder.rollback();
         }
-        assertThat(CliRun.run(environment, "migrate", "streams", "down", "--to", "1").exitCode()).isZero();
+        assertThat(CliRun.run(environment, "migrate", "streams", "down", "--to", "2").exitCode()).isZero();
     }
 
     @Test

@@ -50,10 +50,10 @@ class MigrateVersionsTest {
         CliRun run = CliRun.run(environment, "migrate", "versions");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.outLines().get(0)).isEqualTo("this build: DDL version 1");
+        assertThat(run.outLines().get(0)).isEqualTo("this build: system DDL version 1, stream DDL version 2");
         assertThat(TextTables.rows(run.outLines().subList(1, run.outLines().size()))).containsExactly(
                 Map.of("SCOPE", "system", "NAME", "-", "VERSION", "1", "MIN_COMPATIBLE", "0"),
-                Map.of("SCOPE", "stream", "NAME", "orders.placed", "VERSION", "1", "MIN_COMPATIBLE", "0"));
+                Map.of("SCOPE", "stream", "NAME", "orders.placed", "VERSION", "2", "MIN_COMPATIBLE", "0"));
     }
 
     @Test
@@ -61,12 +61,13 @@ class MigrateVersionsTest {
         JsonObject document = CliRun.run(environment, "migrate", "versions", "-o", "json").json().asJsonObject();
 
         assertThat(document.getString("schema")).isEqualTo(schema);
-        assertThat(document.getInt("build_version")).isEqualTo(1);
+        assertThat(document.getJsonObject("build_versions").getInt("system")).isEqualTo(1);
+        assertThat(document.getJsonObject("build_versions").getInt("stream")).isEqualTo(2);
         assertThat(document.getJsonObject("system").getInt("version")).isEqualTo(1);
         assertThat(document.getJsonObject("system").getInt("min_compatible_version")).isZero();
         JsonObject stream = document.getJsonArray("streams").getJsonObject(0);
         assertThat(stream.getString("stream")).isEqualTo("orders.placed");
-        assertThat(stream.getInt("version")).isEqualTo(1);
+        assertThat(stream.getInt("version")).isEqualTo(2);
     }
 
     @Test
@@ -74,11 +75,28 @@ class MigrateVersionsTest {
         CliRun run = CliRun.run(environment, "migrate", "status");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.outLines().get(0)).isEqualTo("this build: DDL version 1; the installation is current");
+        assertThat(run.outLines().get(0)).isEqualTo("this build: system DDL version 1, stream DDL version 2; the"
+                + " installation is current");
         assertThat(TextTables.rows(run.outLines().subList(1, run.outLines().size()))).containsExactly(
                 Map.of("SCOPE", "system", "NAME", "-", "VERSION", "1", "MIN_COMPATIBLE", "0", "STATUS", "current"),
-                Map.of("SCOPE", "stream", "NAME", "orders.placed", "VERSION", "1", "MIN_COMPATIBLE", "0",
+                Map.of("SCOPE", "stream", "NAME", "orders.placed", "VERSION", "2", "MIN_COMPATIBLE", "0",
                         "STATUS", "current"));
+    }
+
+    @Test
+    void statusOfAStreamMigratedDownIsBehindAndUnusable() {
+        assertThat(CliRun.run(environment, "migrate", "stream", "down", "orders.placed", "--to", "1").exitCode())
+                .isZero();
+
+        CliRun run = CliRun.run(environment, "migrate", "status", "-o", "json");
+
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.FAILED);
+        JsonObject document = run.json().asJsonObject();
+        assertThat(document.getString("status")).isEqualTo("behind");
+        assertThat(document.getJsonObject("system").getString("status")).isEqualTo("current");
+        JsonObject stream = document.getJsonArray("streams").getJsonObject(0);
+        assertThat(stream.getInt("version")).isEqualTo(1);
+        assertThat(stream.getString("status")).isEqualTo("behind");
     }
 
     @Test
@@ -101,7 +119,8 @@ class MigrateVersionsTest {
 
         assertThat(text.exitCode()).isEqualTo(ExitCodes.FAILED);
         assertThat(text.outLines().get(0))
-                .isEqualTo("this build: DDL version 1; the installation is too new: this build cannot use it");
+                .isEqualTo("this build: system DDL version 1, stream DDL version 2; the installation is too new:"
+                        + " this build cannot use it");
         assertThat(json.exitCode()).isEqualTo(ExitCodes.FAILED);
         assertThat(json.json().asJsonObject().getString("status")).isEqualTo("too_new");
         assertThat(json.json().asJsonObject().getBoolean("usable")).isFalse();

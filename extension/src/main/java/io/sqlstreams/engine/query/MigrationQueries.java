@@ -3,7 +3,6 @@ package io.sqlstreams.engine.query;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -14,6 +13,7 @@ import io.sqlstreams.Quoting;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.sql.BoundStatement;
 import io.sqlstreams.engine.sql.Sql;
+import io.sqlstreams.engine.sql.Statement;
 import io.sqlstreams.engine.sql.TransientFailures;
 
 /**
@@ -30,7 +30,17 @@ public final class MigrationQueries {
     }
 
     /** A stream's recorded {@link Versions}. */
-    public record StreamVersions(String stream, Versions versions) {
+    public record StreamVersions(long id, String stream, Versions versions) {
+    }
+
+    /**
+     * What one {@code migration_log} row records: the version a scope reached, or tried to reach when {@code error}
+     * is not null, and the oldest library version that reads it there.
+     */
+    public record StepOutcome(int version, int minCompatibleVersion, String error) {
+        public static StepOutcome reached(int version, int minCompatibleVersion) {
+            return new StepOutcome(version, minCompatibleVersion, null);
+        }
     }
 
     private final Sql sql;
@@ -62,11 +72,22 @@ public final class MigrationQueries {
      */
     public Optional<String> lockHolder(Connection connection) throws SQLException {
         try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("migration_lock_holder"))) {
-            return query.bind("lock_key", lockKey()).queryOne(row -> "pid " + row.getInt("pid") + " (application "
-                    + Quoting.quote(row.getString("application_name")) + ", client "
-                    + Objects.requireNonNullElse(row.getString("client_addr"), "local") + ", in a transaction since "
-                    + row.getTimestamp("xact_start").toInstant() + ")");
+            return query.bind("lock_key", lockKey()).queryOne(MigrationQueries::session);
         }
+    }
+
+    /** A session other than this one that holds a lock on {@code table} of the schema or on one of its partitions. */
+    public Optional<String> tableLockHolder(Connection connection, String table) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("table_lock_holder"))) {
+            return query.bind("schema_name", sql.schema()).bind("table_name", table)
+                    .queryOne(MigrationQueries::session);
+        }
+    }
+
+    private static String session(ResultSet row) throws SQLException {
+        return "pid " + row.getInt("pid") + " (application " + Quoting.quote(row.getString("application_name"))
+                + ", client " + Objects.requireNonNullElse(row.getString("client_addr"), "local")
+                + ", in a transaction since " + row.getTimestamp("xact_start").toInstant() + ")";
     }
 
     private String lockKey() {
@@ -112,6 +133,11 @@ public final class MigrationQueries {
         execute(connection, rendered);
     }
 
+    /** Runs one migration step's DDL, which binds nothing, as it is rendered. */
+    public void runStep(Connection connection, Statement step) throws SQLException {
+        execute(connection, List.of(step.text()));
+    }
+
     /** The installation's system row, the oldest when there are several. */
     public Optional<Long> systemId(Connection connection) throws SQLException {
         try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("system_id"))) {
@@ -140,28 +166,28 @@ public final class MigrationQueries {
     /** Every registered stream's recorded family version, ordered by name. */
     public List<StreamVersions> recordedStreamVersions(Connection connection) throws SQLException {
         try (BoundStatement query = BoundStatement.prepare(connection, sql.statement("recorded_stream_versions"))) {
-            return query.queryList(row -> new StreamVersions(row.getString("name"), versions(row)));
+            return query.queryList(row -> new StreamVersions(row.getLong("id"), row.getString("name"), versions(row)));
         }
     }
 
-    /** Records that the shared tables reached DDL {@code version}, readable by every library version. */
-    public void recordSystemVersion(Connection connection, long systemId, int version) throws SQLException {
-        recordSuccess(connection, "record_system_migration", "system_id", systemId, version);
+    /** Records a step of the shared tables' DDL: the version they reached, or failed to reach. */
+    public void recordSystemStep(Connection connection, long systemId, StepOutcome outcome) throws SQLException {
+        record(connection, "record_system_migration", "system_id", systemId, outcome);
     }
 
-    /** Records that a stream's table family reached DDL {@code version}, readable by every library version. */
-    public void recordStreamVersion(Connection connection, long streamId, int version) throws SQLException {
-        recordSuccess(connection, "record_stream_migration", "stream_id", streamId, version);
+    /** Records a step of a stream's table family: the version it reached, or failed to reach. */
+    public void recordStreamStep(Connection connection, long streamId, StepOutcome outcome) throws SQLException {
+        record(connection, "record_stream_migration", "stream_id", streamId, outcome);
     }
 
-    private void recordSuccess(Connection connection, String statement, String owner, long ownerId, int version)
+    private void record(Connection connection, String statement, String owner, long ownerId, StepOutcome outcome)
             throws SQLException {
         try (BoundStatement record = BoundStatement.prepare(connection, sql.statement(statement))) {
             record.bind(owner, ownerId)
-                    .bind("version", version)
-                    .bind("min_compatible_version", 0)
-                    .bind("status", "success")
-                    .bindNull("error", Types.VARCHAR)
+                    .bind("version", outcome.version())
+                    .bind("min_compatible_version", outcome.minCompatibleVersion())
+                    .bind("status", outcome.error() == null ? "success" : "failure")
+                    .bind("error", outcome.error())
                     .update();
         }
     }

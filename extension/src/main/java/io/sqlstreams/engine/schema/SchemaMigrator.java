@@ -14,15 +14,13 @@ import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.sql.Transactions;
 
 /**
- * Creates and checks the library's DDL versions. Two counters: the system scope (the shared tables) and
- * one per stream (its table family). This build knows version 1 of each. Creation happens in one transaction,
- * serialised across processes by a transaction-scoped advisory lock keyed on the schema (so it works through a
- * transaction-mode pooler too); every step records its outcome in {@code migration_log}.
+ * Creates and checks the library's DDL versions. Two counters ({@link DdlScope}): the system scope (the shared
+ * tables) and one per stream (its table family), each created directly at this build's version of its scope and
+ * refused at registration when at an older one or one that needs a newer library. Creation happens in one
+ * transaction, serialised across processes by a transaction-scoped advisory lock keyed on the schema (so it works
+ * through a transaction-mode pooler too); every step records its outcome in {@code migration_log}.
  */
 public final class SchemaMigrator {
-    /** The DDL version this build writes and reads, for both scopes. */
-    public static final int BUILD_VERSION = 1;
-
     private static final List<String> CONTROL_PLANE = List.of(
             "create_system_config", "create_stream_config", "create_stream_config_log",
             "create_stream_config_log_index", "create_consumer_group_config", "create_worker_config",
@@ -58,7 +56,7 @@ public final class SchemaMigrator {
     }
 
     /**
-     * Makes sure the installation exists at this build's version and returns the system row's id: creates
+     * Makes sure the installation exists at this build's system scope version and returns the system row's id: creates
      * the schema and shared tables when there are none, and refuses a database at another version
      * (SQL0022 older, SQL0023 newer). A role that may not create the schema gets SQL0064.
      */
@@ -111,17 +109,17 @@ public final class SchemaMigrator {
     }
 
     /**
-     * Creates a new stream's table family and partition 0 inside the caller's transaction, and records the
-     * stream-scope migration.
+     * Creates a new stream's table family and partition 0 inside the caller's transaction, at this build's stream
+     * scope version, and records it.
      */
     public void createStreamFamily(Connection connection, long streamId, long partitionSize) throws SQLException {
         migrations.createStreamFamily(connection, streamId, STREAM_FAMILY, partitionSize);
-        migrations.recordStreamVersion(connection, streamId, BUILD_VERSION);
+        migrations.recordStreamStep(connection, streamId, built(DdlScope.STREAM));
     }
 
     /** Refuses a stream whose family is at a version this build does not read (SQL0022 / SQL0023). */
     public void checkStream(Connection connection, long streamId, String streamName) throws SQLException {
-        checkVersions("stream " + streamName, migrations.streamVersions(connection, streamId));
+        checkVersions("stream " + streamName, DdlScope.STREAM, migrations.streamVersions(connection, streamId));
     }
 
     private Long readySystem(Connection connection) throws SQLException {
@@ -132,20 +130,26 @@ public final class SchemaMigrator {
         if (versions.version() == 0) {
             return null;
         }
-        checkVersions("the installation in schema " + sql.schema(), versions);
+        checkVersions("the installation in schema " + sql.schema(), DdlScope.SYSTEM, versions);
         return migrations.systemId(connection).orElse(null);
     }
 
-    private static void checkVersions(String subject, MigrationQueries.Versions versions) {
-        if (versions.minCompatibleVersion() > BUILD_VERSION) {
+    private static void checkVersions(String subject, DdlScope scope, MigrationQueries.Versions versions) {
+        int build = scope.buildVersion();
+        if (versions.minCompatibleVersion() > build) {
             throw new SqlStreamsException(Code.SQL0023, subject + " is at DDL version " + versions.version()
                     + " which needs at least library DDL version " + versions.minCompatibleVersion()
-                    + "; this build knows " + BUILD_VERSION);
+                    + "; this build knows " + scope.wireName() + " DDL version " + build);
         }
-        if (versions.version() < BUILD_VERSION) {
+        if (versions.version() < build) {
             throw new SqlStreamsException(Code.SQL0022, subject + " is at DDL version " + versions.version()
-                    + "; this build needs " + BUILD_VERSION + ": migrate it up first");
+                    + "; this build needs " + scope.wireName() + " DDL version " + build + ": migrate it up first");
         }
+    }
+
+    private static MigrationQueries.StepOutcome built(DdlScope scope) {
+        return MigrationQueries.StepOutcome.reached(scope.buildVersion(),
+                scope.minCompatibleVersionAt(scope.buildVersion()));
     }
 
     private long createSystem(Connection tx) throws SQLException {
@@ -156,7 +160,7 @@ public final class SchemaMigrator {
         migrations.createSharedTables(tx, CONTROL_PLANE);
         Optional<Long> existing = migrations.systemId(tx);
         long id = existing.isPresent() ? existing.get() : migrations.insertSystem(tx);
-        migrations.recordSystemVersion(tx, id, BUILD_VERSION);
+        migrations.recordSystemStep(tx, id, built(DdlScope.SYSTEM));
         return id;
     }
 }

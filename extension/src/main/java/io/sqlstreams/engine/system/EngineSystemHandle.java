@@ -16,6 +16,7 @@ import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.manager.SystemWorkers;
 import io.sqlstreams.engine.query.SystemQueries;
 import io.sqlstreams.engine.query.WorkerQueries;
+import io.sqlstreams.engine.schema.DdlScope;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 
 /** The installation of one client's schema; every verb reads or writes it when called. */
@@ -60,7 +61,7 @@ public final class EngineSystemHandle implements SystemHandle {
     @Override
     public int migrate() {
         engine.migrator().ensureSystem();
-        return SchemaMigrator.BUILD_VERSION;
+        return DdlScope.SYSTEM.buildVersion();
     }
 
     @Override

@@ -19,14 +19,15 @@ SELECT id FROM {schema}.system_config ORDER BY id LIMIT 1
 INSERT INTO {schema}.system_config DEFAULT VALUES RETURNING id
 
 -- name: system_versions
+-- A scope's versions are its newest successful step's: a step down records the lower version it reached.
 SELECT coalesce(max(version), 0) AS version, coalesce(max(min_compatible_version), 0) AS min_compatible_version
-FROM {schema}.migration_log
-WHERE system_id IS NOT NULL AND status = 'success'
+FROM (SELECT version, min_compatible_version FROM {schema}.migration_log
+      WHERE system_id IS NOT NULL AND status = 'success' ORDER BY id DESC LIMIT 1) newest
 
 -- name: stream_versions
 SELECT coalesce(max(version), 0) AS version, coalesce(max(min_compatible_version), 0) AS min_compatible_version
-FROM {schema}.migration_log
-WHERE stream_id = :stream_id AND status = 'success'
+FROM (SELECT version, min_compatible_version FROM {schema}.migration_log
+      WHERE stream_id = :stream_id AND status = 'success' ORDER BY id DESC LIMIT 1) newest
 
 -- name: record_system_migration
 INSERT INTO {schema}.migration_log (system_id, version, min_compatible_version, status, error)
@@ -40,11 +41,11 @@ VALUES (:stream_id, :version, :min_compatible_version, :status, :error)
 SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = :schema_name) AS present
 
 -- name: recorded_stream_versions
-SELECT s.name, coalesce(max(m.version), 0) AS version,
-       coalesce(max(m.min_compatible_version), 0) AS min_compatible_version
+SELECT s.id, s.name, coalesce(m.version, 0) AS version,
+       coalesce(m.min_compatible_version, 0) AS min_compatible_version
 FROM {schema}.stream_config s
-LEFT JOIN {schema}.migration_log m ON m.stream_id = s.id AND m.status = 'success'
-GROUP BY s.name
+LEFT JOIN LATERAL (SELECT version, min_compatible_version FROM {schema}.migration_log
+                   WHERE stream_id = s.id AND status = 'success' ORDER BY id DESC LIMIT 1) m ON true
 ORDER BY s.name
 
 -- name: try_lock_migrations
@@ -58,4 +59,16 @@ SELECT a.pid, a.application_name, a.client_addr::text AS client_addr, a.xact_sta
 FROM pg_catalog.pg_locks l JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
 WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
   AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended(:lock_key, 0)
+LIMIT 1
+
+-- name: table_lock_holder
+-- A session other than this one holding a lock on the table or one of its partitions: the one a migration step's
+-- DDL waited for. The table is named by value, never spliced.
+SELECT a.pid, a.application_name, a.client_addr::text AS client_addr, a.xact_start
+FROM pg_catalog.pg_locks l JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'relation' AND l.granted AND l.pid <> pg_backend_pid()
+  AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
+  AND l.relation IN (SELECT relid FROM pg_catalog.pg_partition_tree(
+      to_regclass(quote_ident(:schema_name) || '.' || quote_ident(:table_name))))
+ORDER BY a.xact_start
 LIMIT 1

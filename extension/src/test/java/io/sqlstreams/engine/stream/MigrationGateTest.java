@@ -20,10 +20,11 @@ import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.PostgresTest;
 
 /**
- * The DDL version gate (digest §8.3) as {@code SchemaMigrator} implements it for this build (version 1 of both
- * scopes): a successful migration_log step whose min_compatible_version is above 1 refuses the stream or the
- * installation with SQL0023; a stream without any successful step is older than the build (SQL0022); failed
- * steps and additive steps (min_compatible_version ≤ 1) do not gate. migration_log is tampered with directly.
+ * The DDL version gate (digest §8.3) as {@code SchemaMigrator} implements it for this build (system scope version
+ * 1, stream scope version 2): a newest successful migration_log step whose min_compatible_version is above the
+ * scope's build version refuses the stream or the installation with SQL0023; a stream without any successful step
+ * is older than the build (SQL0022); failed steps and additive steps do not gate. migration_log is tampered with
+ * directly.
  */
 @PostgresTest
 class MigrationGateTest extends StreamTestBase {
@@ -71,7 +72,7 @@ class MigrationGateTest extends StreamTestBase {
         StreamHandle<Tick> stream = client.stream("gate.stream.newer", Tick.class);
         Stream registered = stream.register();
         registerProducer(stream);
-        recordStreamStep(probe, registered.id(), 2, 2, "success");
+        recordStreamStep(probe, registered.id(), 3, 3, "success");
         List<List<String>> rowBefore = probe.table("SELECT * FROM " + database.schema() + ".stream_config WHERE id = ?",
                 registered.id());
         long logsBefore = probe.rowCount("stream_config_log", "stream_id = ?", registered.id());
@@ -81,7 +82,7 @@ class MigrationGateTest extends StreamTestBase {
         SqlStreamsException register = failure(() -> viaFresh.register());
         assertThat(register.code()).isEqualTo(Code.SQL0023);
         assertThat(register.isTransient()).isFalse();
-        assertThat(register.getMessage()).startsWith("SQL0023 ").contains("gate.stream.newer").contains("2");
+        assertThat(register.getMessage()).startsWith("SQL0023 ").contains("gate.stream.newer").contains("3");
         assertThat(failure(() -> registerProducer(viaFresh)).code()).isEqualTo(Code.SQL0023);
         // the stream check is not cached: the client that registered the stream is refused too
         assertThat(failure(() -> stream.register()).code()).isEqualTo(Code.SQL0023);
@@ -106,11 +107,11 @@ class MigrationGateTest extends StreamTestBase {
     void additiveAndFailedStreamStepsDoNotGate() throws SQLException {
 
         Stream additive = client.stream("gate.stream.additive", Tick.class).register();
-        recordStreamStep(probe, additive.id(), 2, 0, "success");
+        recordStreamStep(probe, additive.id(), 3, 0, "success");
         Stream compatible = client.stream("gate.stream.compatible", Tick.class).register();
-        recordStreamStep(probe, compatible.id(), 3, 1, "success");
+        recordStreamStep(probe, compatible.id(), 3, 2, "success");
         Stream failed = client.stream("gate.stream.failed", Tick.class).register();
-        recordStreamStep(probe, failed.id(), 2, 2, "failure");
+        recordStreamStep(probe, failed.id(), 3, 3, "failure");
 
         EngineClient fresh = newClient();
         for (String name : List.of("gate.stream.additive", "gate.stream.compatible", "gate.stream.failed")) {
@@ -126,7 +127,7 @@ class MigrationGateTest extends StreamTestBase {
         Stream registered = stream.register();
         assertThat(probe.update("DELETE FROM " + database.schema() + ".migration_log WHERE stream_id = ?",
                 registered.id())).isEqualTo(1);
-        recordStreamStep(probe, registered.id(), 1, 0, "failure");
+        recordStreamStep(probe, registered.id(), 2, 0, "failure");
 
         SqlStreamsException older = failure(() -> newClient().stream("gate.stream.older", Tick.class).register());
         assertThat(older.code()).isEqualTo(Code.SQL0022);
@@ -134,7 +135,7 @@ class MigrationGateTest extends StreamTestBase {
         assertThat(failure(() -> registerProducer(stream)).code()).isEqualTo(Code.SQL0022);
 
         // recording the step again lets it through
-        recordStreamStep(probe, registered.id(), 1, 0, "success");
+        recordStreamStep(probe, registered.id(), 2, 0, "success");
         assertThat(stream.register()).isEqualTo(registered);
         registerProducer(stream);
     }

@@ -97,14 +97,14 @@ class StreamRegistrationTest extends StreamTestBase {
                 + " a.attrelid = c.oid AND a.attnum = d.adnum WHERE n.nspname = ? AND c.relname = ? AND a.attname = 'id'",
                 database.schema(), log)).contains(log + "_id_seq");
 
-        // one system row; one system and one stream migration row at version 1
+        // one system row; one system migration row at system version 1 and one stream row at stream version 2
         assertThat(probe.rowCount("system_config")).isEqualTo(1);
         assertThat(probe.table("SELECT version, min_compatible_version, status FROM " + database.schema()
                 + ".migration_log WHERE system_id IS NOT NULL"))
                 .containsExactly(List.of("1", "0", "success"));
         assertThat(probe.table("SELECT version, min_compatible_version, status FROM " + database.schema()
                 + ".migration_log WHERE stream_id = ?", id))
-                .containsExactly(List.of("1", "0", "success"));
+                .containsExactly(List.of("2", "0", "success"));
         assertThat(probe.rowCount("migration_log")).isEqualTo(2);
 
         // the returned row carries the resolved defaults
@@ -197,7 +197,7 @@ class StreamRegistrationTest extends StreamTestBase {
         long id = client.stream("reg.family.columns", Placed.class).register().id();
         Map<String, List<String>> expected = Map.of(
                 "message_log", List.of("id", "schema_version", "routing_key", "message_key", "compaction_rank",
-                        "payload", "options", "created_at"),
+                        "payload", "options", "headers", "created_at"),
                 "idempotency_key", List.of("idempotency_key", "created_at"),
                 "exception_queue", List.of("consumer_group_id", "message_id", "status", "message_key", "concurrency",
                         "attempts", "delays", "can_run_after", "last_error", "lease_token", "lease_expires_at",
