@@ -26,6 +26,7 @@ import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.Sleeper;
 import io.sqlstreams.engine.loop.NamedThreads;
+import io.sqlstreams.jakarta.telemetry.ServerTelemetry;
 import io.sqlstreams.jakarta.config.GlobalSettings;
 import io.sqlstreams.jakarta.config.GroupAddress;
 import io.sqlstreams.jakarta.config.GroupSettings;
@@ -145,9 +146,11 @@ public class SqlStreamsRuntime {
             threads = resource("the claim loops' thread factory", resources::threadFactory);
             ExecutorService defaultHandlers = resource("the default handler executor",
                     () -> resources.executor(GroupSettings.DEFAULT_EXECUTOR_JNDI_NAME));
-            client = EngineClient.create(dataSource, ClientConfig.builder().schema(global.schema())
-                            .disableManager(!global.managerEnabled()).disableWakeup(!global.wakeupEnabled()).build(),
-                    new EngineEnvironment(threads, defaultHandlers, Clock.systemUTC(), Sleeper.SYSTEM));
+            ClientConfig.Builder config = ClientConfig.builder().schema(global.schema())
+                    .disableManager(!global.managerEnabled()).disableWakeup(!global.wakeupEnabled());
+            client = EngineClient.create(dataSource, ServerTelemetry.tracing(config, global.telemetryEnabled()).build(),
+                    new EngineEnvironment(threads, defaultHandlers, Clock.systemUTC(), Sleeper.SYSTEM),
+                    ServerTelemetry.meters(global.telemetryEnabled()));
         }
         return client;
     }

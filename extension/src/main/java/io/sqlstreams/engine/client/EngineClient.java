@@ -43,6 +43,7 @@ import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.stream.EngineStreamHandle;
 import io.sqlstreams.engine.wakeup.Wakeups;
 import io.sqlstreams.engine.system.EngineSystemHandle;
+import io.sqlstreams.engine.telemetry.MessagingMeters;
 import io.sqlstreams.engine.telemetry.Telemetry;
 
 /**
@@ -69,14 +70,20 @@ public final class EngineClient implements HostedClient {
      * leaves its executor and thread factory alone.
      */
     public static EngineClient create(DataSource dataSource, ClientConfig config, EngineEnvironment environment) {
-        return create(dataSource, config, environment, null);
+        return create(dataSource, config, environment, MessagingMeters.NONE);
+    }
+
+    /** {@link #create(DataSource, ClientConfig, EngineEnvironment)} whose messaging metrics go to the host's own. */
+    public static EngineClient create(DataSource dataSource, ClientConfig config, EngineEnvironment environment,
+                                      MessagingMeters hostMeters) {
+        return create(dataSource, config, environment, null, hostMeters);
     }
 
     /** A client on {@link EngineEnvironment#standalone()}, whose handler pool it owns and closes. */
     public static EngineClient standalone(DataSource dataSource, ClientConfig config) {
         EngineEnvironment environment = EngineEnvironment.standalone();
         try {
-            return create(dataSource, config, environment, environment.handlerExecutor());
+            return create(dataSource, config, environment, environment.handlerExecutor(), MessagingMeters.NONE);
         } catch (RuntimeException | Error refused) {
             environment.handlerExecutor().shutdownNow();
             throw refused;
@@ -84,7 +91,7 @@ public final class EngineClient implements HostedClient {
     }
 
     private static EngineClient create(DataSource dataSource, ClientConfig config, EngineEnvironment environment,
-                                       ExecutorService ownedPool) {
+                                       ExecutorService ownedPool, MessagingMeters hostMeters) {
         Objects.requireNonNull(dataSource, "dataSource");
         ClientConfig resolved = config == null ? ClientConfig.defaults() : config;
         resolved.validate();
@@ -97,7 +104,7 @@ public final class EngineClient implements HostedClient {
                 new PayloadCodec(), environment, declarer,
                 new BindingDeclaration(sql, diagnostics, environment.clock(), declarer), new RunningSessions(),
                 Wakeups.of(resolved, database, sql, diagnostics, environment), new SessionCounterStore(),
-                Telemetry.of(resolved));
+                Telemetry.of(resolved, hostMeters));
         engine.sessionCounters().connect(new SessionCounterWriter(engine));
         return new EngineClient(engine, ownedPool);
     }

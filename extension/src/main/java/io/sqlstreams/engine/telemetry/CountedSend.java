@@ -3,18 +3,16 @@ package io.sqlstreams.engine.telemetry;
 import java.util.List;
 import java.util.Map;
 
-import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.api.metrics.LongCounter;
 import io.sqlstreams.ProduceResult;
 
-/** A produce call made with no span current: counted in {@code messaging.client.sent.messages}, not traced. */
+/** A produce call that is counted, not traced: no span was current, or the client has no tracer. */
 final class CountedSend implements SendTrace {
-    private final LongCounter sent;
-    private final Attributes attributes;
+    private final MessagingMeters meters;
+    private final String stream;
 
-    CountedSend(LongCounter sent, Attributes attributes) {
-        this.sent = sent;
-        this.attributes = attributes;
+    CountedSend(MessagingMeters meters, String stream) {
+        this.meters = meters;
+        this.stream = stream;
     }
 
     @Override
@@ -26,7 +24,7 @@ final class CountedSend implements SendTrace {
     public void sent(List<ProduceResult> results) {
         long written = results.stream().filter(result -> !result.duplicate()).count();
         if (written > 0) {
-            sent.add(written, attributes);
+            meters.sent(stream, written);
         }
     }
 

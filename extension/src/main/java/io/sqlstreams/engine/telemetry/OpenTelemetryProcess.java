@@ -1,7 +1,6 @@
 package io.sqlstreams.engine.telemetry;
 
 import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Scope;
@@ -14,14 +13,11 @@ import io.opentelemetry.context.Scope;
  */
 final class OpenTelemetryProcess implements ProcessTrace {
     private final Span span;
-    private final DoubleHistogram duration;
-    private final Attributes attributes;
-    private final long startedNanos = System.nanoTime();
+    private final MeteredProcess metered;
 
-    OpenTelemetryProcess(Span span, DoubleHistogram duration, Attributes attributes) {
+    OpenTelemetryProcess(Span span, MeteredProcess metered) {
         this.span = span;
-        this.duration = duration;
-        this.attributes = attributes;
+        this.metered = metered;
     }
 
     @Override
@@ -32,18 +28,15 @@ final class OpenTelemetryProcess implements ProcessTrace {
 
     @Override
     public void ended(RunEnd end, Throwable failure) {
-        Attributes measured = attributes;
-        if (failure != null && end.failed()) {
-            String type = failure.getClass().getName();
-            span.setAttribute(MessagingConventions.ERROR_TYPE, type);
-            span.recordException(failure);
-            measured = attributes.toBuilder().put(MessagingConventions.ERROR_TYPE, type).build();
-        }
         if (end.failed()) {
+            if (failure != null) {
+                span.setAttribute(MessagingAttributes.ERROR_TYPE, failure.getClass().getName());
+                span.recordException(failure);
+            }
             span.setStatus(StatusCode.ERROR, end.wireName());
         }
-        span.addEvent(MessagingConventions.OUTCOME_EVENT, Attributes.of(MessagingConventions.OUTCOME, end.wireName()));
+        span.addEvent(MessagingConventions.OUTCOME_EVENT, Attributes.of(MessagingAttributes.OUTCOME, end.wireName()));
         span.end();
-        duration.record((System.nanoTime() - startedNanos) / 1e9, measured);
+        metered.ended(end, failure);
     }
 }

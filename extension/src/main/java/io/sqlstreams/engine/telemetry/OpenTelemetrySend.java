@@ -4,8 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -30,18 +28,21 @@ final class OpenTelemetrySend implements SendTrace {
         this.counted = counted;
     }
 
-    static SendTrace start(Tracer tracer, TextMapPropagator propagator, LongCounter sent, Attributes attributes,
-                           String stream, int messages) {
+    static SendTrace start(Tracer tracer, TextMapPropagator propagator, CountedSend counted, String stream,
+                           int messages) {
         var builder = tracer.spanBuilder(MessagingConventions.SEND + " " + stream)
                 .setSpanKind(SpanKind.PRODUCER)
-                .setAllAttributes(OpenTelemetryTelemetry.withOperationType(attributes, MessagingConventions.SEND));
+                .setAttribute(MessagingAttributes.MESSAGING_SYSTEM, MessagingConventions.SYSTEM)
+                .setAttribute(MessagingAttributes.DESTINATION_NAME, stream)
+                .setAttribute(MessagingAttributes.OPERATION_NAME, MessagingConventions.SEND)
+                .setAttribute(MessagingAttributes.OPERATION_TYPE, MessagingConventions.SEND);
         if (messages > 1) {
-            builder.setAttribute(MessagingConventions.BATCH_MESSAGE_COUNT, (long) messages);
+            builder.setAttribute(MessagingAttributes.BATCH_MESSAGE_COUNT, (long) messages);
         }
         Span span = builder.startSpan();
         Map<String, String> traceContext = new LinkedHashMap<>();
         propagator.inject(Context.current().with(span), traceContext, HeaderCarrier.INSTANCE);
-        return new OpenTelemetrySend(span, traceContext, new CountedSend(sent, attributes));
+        return new OpenTelemetrySend(span, traceContext, counted);
     }
 
     @Override
@@ -54,7 +55,7 @@ final class OpenTelemetrySend implements SendTrace {
     @Override
     public void sent(List<ProduceResult> results) {
         if (results.size() == 1 && !results.get(0).duplicate()) {
-            span.setAttribute(MessagingConventions.MESSAGE_ID, Long.toString(results.get(0).id()));
+            span.setAttribute(MessagingAttributes.MESSAGE_ID, Long.toString(results.get(0).id()));
         }
         counted.sent(results);
         span.end();
@@ -62,7 +63,7 @@ final class OpenTelemetrySend implements SendTrace {
 
     @Override
     public void failed(RuntimeException failure) {
-        span.setAttribute(MessagingConventions.ERROR_TYPE, failure.getClass().getName());
+        span.setAttribute(MessagingAttributes.ERROR_TYPE, failure.getClass().getName());
         span.recordException(failure);
         span.setStatus(StatusCode.ERROR, failure.getMessage());
         span.end();

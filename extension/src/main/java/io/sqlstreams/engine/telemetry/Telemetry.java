@@ -3,10 +3,12 @@ package io.sqlstreams.engine.telemetry;
 import java.util.Map;
 
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.engine.Names;
 
 /**
- * What the engine tells OpenTelemetry about sends and handler runs. {@link #OFF} when the client was given no
- * OpenTelemetry: every call then returns a shared do-nothing trace, so the hot paths allocate nothing for it.
+ * What the engine tells OpenTelemetry and the host's metrics about sends and handler runs. {@link #OFF} when the
+ * client has neither: every call then returns a shared do-nothing trace, so the hot paths allocate nothing for it.
+ * The library's own {@code __system.*} streams are never reported.
  */
 public interface Telemetry {
     Telemetry OFF = new Telemetry() {
@@ -22,9 +24,25 @@ public interface Telemetry {
         }
     };
 
-    /** The telemetry of a client: OpenTelemetry when its configuration carries an instance, else {@link #OFF}. */
+    /** The telemetry of a client whose host records no metrics of its own. */
     static Telemetry of(ClientConfig config) {
-        return config.openTelemetry() == null ? OFF : OpenTelemetryTelemetry.of(config.openTelemetry());
+        return of(config, MessagingMeters.NONE);
+    }
+
+    /**
+     * The telemetry of a client: traced through the configuration's OpenTelemetry when it carries one, measured by
+     * {@code hostMeters} when the host has them, else by that OpenTelemetry's meter.
+     */
+    static Telemetry of(ClientConfig config, MessagingMeters hostMeters) {
+        if (config.openTelemetry() != null) {
+            return OpenTelemetryTelemetry.of(config.openTelemetry(), hostMeters);
+        }
+        return hostMeters == MessagingMeters.NONE ? OFF : new MeteredTelemetry(hostMeters);
+    }
+
+    /** Whether {@code stream} is reported: every stream but the library's own. */
+    static boolean reported(String stream) {
+        return !stream.startsWith(Names.SYSTEM_PREFIX);
     }
 
     /** A produce call of {@code messages} messages to {@code stream} begins on the calling thread. */

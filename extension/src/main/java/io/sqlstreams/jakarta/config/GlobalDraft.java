@@ -10,6 +10,7 @@ final class GlobalDraft {
     private boolean wakeupEnabled = true;
     private boolean consoleEnabled;
     private String consolePath = GlobalSettings.DEFAULT_CONSOLE_PATH;
+    private boolean telemetryEnabled = true;
 
     void dataSourceJndiName(String dataSourceJndiName) {
         this.dataSourceJndiName = dataSourceJndiName;
@@ -35,8 +36,12 @@ final class GlobalDraft {
         this.consolePath = consolePath;
     }
 
+    void telemetryEnabled(boolean telemetryEnabled) {
+        this.telemetryEnabled = telemetryEnabled;
+    }
+
     GlobalSettings build() {
         return new GlobalSettings(dataSourceJndiName, schema, managerEnabled, wakeupEnabled, consoleEnabled,
-                consolePath);
+                consolePath, telemetryEnabled);
     }
 }

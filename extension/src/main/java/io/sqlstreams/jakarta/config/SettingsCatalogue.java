@@ -90,7 +90,17 @@ final class SettingsCatalogue {
                     GlobalSettings.DEFAULT_CONSOLE_PATH,
                     "Where in the application the operator console is served: `/` then only `a-z`, `0-9`, `/`,"
                             + " `_` and `-`.",
-                    GlobalDraft::consolePath));
+                    GlobalDraft::consolePath),
+            new PropertyDeclaration<>(PropertyKeys.globalKey("telemetry.enabled"), Layer.GLOBAL, ValueKinds.BOOLEAN,
+                    "true",
+                    "Whether produces and handler runs report to the server's OpenTelemetry (MicroProfile Telemetry:"
+                            + " Open Liberty's `mpTelemetry-2.0`, Payara's built-in tracing) when the application"
+                            + " can inject one: `send` and `process` spans with the trace context in each"
+                            + " message's headers, and the `messaging.*` metrics (through its OpenTelemetry meter,"
+                            + " or its MicroProfile Metrics registry where its OpenTelemetry traces only, as on"
+                            + " Payara). No trace leaves while the server's SDK is disabled (`otel.sdk.disabled`,"
+                            + " true by default).",
+                    GlobalDraft::telemetryEnabled));
 
     private static final List<PropertyDeclaration<ScheduleDraft, ?>> SCHEDULE_PROPERTIES = List.of(
             schedule("stream", ValueKinds.TEXT, "required", "The stream the schedule's messages go to; registered"

@@ -48,7 +48,7 @@ class CatalogueBindingTest {
 
         assertThat(resolved.problems()).isEmpty();
         assertThat(resolved.global()).isEqualTo(new GlobalSettings("jdbc/sqlstreams", ClientConfig.DEFAULT_SCHEMA,
-                true, true, false, "/sqlstreams"));
+                true, true, false, "/sqlstreams", true));
         assertThat(resolved.groups()).containsExactly(Map.entry(CHARGE_CARDS, new GroupSettings(CHARGE_CARDS,
                 ConsumerConfig.defaults(), ConsumeOptions.defaults(), true, "java:comp/DefaultManagedExecutorService")));
     }
@@ -58,11 +58,12 @@ class CatalogueBindingTest {
         ResolvedSettings resolved = SettingsResolver.resolve(Configs.application(Map.of(
                 "sqlstreams.datasource", "jdbc/payments", "sqlstreams.schema", "payments_streams",
                 "sqlstreams.manager.enabled", "false", "sqlstreams.wakeup.enabled", "false",
-                "sqlstreams.console.enabled", "true", "sqlstreams.console.path", "/ops/streams_1")), List.of());
+                "sqlstreams.console.enabled", "true", "sqlstreams.console.path", "/ops/streams_1",
+                "sqlstreams.telemetry.enabled", "false")), List.of());
 
         assertThat(resolved.problems()).isEmpty();
         assertThat(resolved.global()).isEqualTo(new GlobalSettings("jdbc/payments", "payments_streams", false, false,
-                true, "/ops/streams_1"));
+                true, "/ops/streams_1", false));
     }
 
     @Test

@@ -1,0 +1,56 @@
+package io.sqlstreams.engine.telemetry;
+
+import static io.sqlstreams.engine.telemetry.MessagingAttributes.CONSUMER_GROUP_NAME;
+import static io.sqlstreams.engine.telemetry.MessagingAttributes.DESTINATION_NAME;
+import static io.sqlstreams.engine.telemetry.MessagingAttributes.MESSAGING_SYSTEM;
+import static io.sqlstreams.engine.telemetry.MessagingAttributes.OPERATION_NAME;
+
+import java.time.Duration;
+
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongCounter;
+import io.opentelemetry.api.metrics.Meter;
+
+/** The messaging metrics through an OpenTelemetry meter. */
+final class OpenTelemetryMeters implements MessagingMeters {
+    private final LongCounter sent;
+    private final LongCounter consumed;
+    private final DoubleHistogram processDuration;
+
+    OpenTelemetryMeters(OpenTelemetry openTelemetry) {
+        Meter meter = openTelemetry.getMeter(MessagingConventions.INSTRUMENTATION_SCOPE);
+        this.sent = meter.counterBuilder(MessagingConventions.SENT_MESSAGES).setUnit("{message}")
+                .setDescription(MessagingConventions.SENT_MESSAGES_DESCRIPTION).build();
+        this.consumed = meter.counterBuilder(MessagingConventions.CONSUMED_MESSAGES).setUnit("{message}")
+                .setDescription(MessagingConventions.CONSUMED_MESSAGES_DESCRIPTION).build();
+        this.processDuration = meter.histogramBuilder(MessagingConventions.PROCESS_DURATION).setUnit("s")
+                .setDescription(MessagingConventions.PROCESS_DURATION_DESCRIPTION).build();
+    }
+
+    @Override
+    public void sent(String stream, long messages) {
+        sent.add(messages, attributes(stream, MessagingConventions.SEND).build());
+    }
+
+    @Override
+    public void consumed(String stream, String group) {
+        consumed.add(1, attributes(stream, MessagingConventions.PROCESS).put(CONSUMER_GROUP_NAME, group).build());
+    }
+
+    @Override
+    public void processed(String stream, String group, Duration took, String errorType) {
+        AttributesBuilder attributes = attributes(stream, MessagingConventions.PROCESS).put(CONSUMER_GROUP_NAME, group);
+        if (errorType != null) {
+            attributes.put(MessagingAttributes.ERROR_TYPE, errorType);
+        }
+        processDuration.record(took.toNanos() / 1e9, attributes.build());
+    }
+
+    private static AttributesBuilder attributes(String stream, String operation) {
+        return Attributes.builder().put(MESSAGING_SYSTEM, MessagingConventions.SYSTEM).put(DESTINATION_NAME, stream)
+                .put(OPERATION_NAME, operation);
+    }
+}

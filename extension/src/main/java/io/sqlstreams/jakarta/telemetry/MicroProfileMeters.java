@@ -1,0 +1,75 @@
+package io.sqlstreams.jakarta.telemetry;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.sqlstreams.engine.telemetry.MessagingConventions;
+import io.sqlstreams.engine.telemetry.MessagingMeters;
+import jakarta.enterprise.inject.spi.CDI;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.MetricUnits;
+import org.eclipse.microprofile.metrics.Tag;
+
+/**
+ * The messaging metrics in the application's MicroProfile Metrics registry, under the same names as in
+ * OpenTelemetry. Tag names cannot hold dots there, so each attribute's dots become underscores
+ * ({@code messaging_destination_name}); the process duration is a timer.
+ */
+final class MicroProfileMeters implements MessagingMeters {
+    private static final Metadata SENT = metadata(MessagingConventions.SENT_MESSAGES,
+            MessagingConventions.SENT_MESSAGES_DESCRIPTION, MetricUnits.NONE);
+    private static final Metadata CONSUMED = metadata(MessagingConventions.CONSUMED_MESSAGES,
+            MessagingConventions.CONSUMED_MESSAGES_DESCRIPTION, MetricUnits.NONE);
+    private static final Metadata DURATION = metadata(MessagingConventions.PROCESS_DURATION,
+            MessagingConventions.PROCESS_DURATION_DESCRIPTION, MetricUnits.SECONDS);
+
+    private final MetricRegistry registry;
+
+    private MicroProfileMeters(MetricRegistry registry) {
+        this.registry = registry;
+    }
+
+    static MessagingMeters fromRegistry() {
+        var registry = CDI.current().select(MetricRegistry.class);
+        return registry.isResolvable() ? new MicroProfileMeters(registry.get()) : MessagingMeters.NONE;
+    }
+
+    @Override
+    public void sent(String stream, long messages) {
+        registry.counter(SENT, tags(stream, MessagingConventions.SEND, null, null)).inc(messages);
+    }
+
+    @Override
+    public void consumed(String stream, String group) {
+        registry.counter(CONSUMED, tags(stream, MessagingConventions.PROCESS, group, null)).inc();
+    }
+
+    @Override
+    public void processed(String stream, String group, Duration took, String errorType) {
+        registry.timer(DURATION, tags(stream, MessagingConventions.PROCESS, group, errorType)).update(took);
+    }
+
+    private static Tag[] tags(String stream, String operation, String group, String errorType) {
+        List<Tag> tags = new ArrayList<>(5);
+        tags.add(tag(MessagingConventions.MESSAGING_SYSTEM, MessagingConventions.SYSTEM));
+        tags.add(tag(MessagingConventions.DESTINATION_NAME, stream));
+        tags.add(tag(MessagingConventions.OPERATION_NAME, operation));
+        if (group != null) {
+            tags.add(tag(MessagingConventions.CONSUMER_GROUP_NAME, group));
+        }
+        if (errorType != null) {
+            tags.add(tag(MessagingConventions.ERROR_TYPE, errorType));
+        }
+        return tags.toArray(Tag[]::new);
+    }
+
+    private static Tag tag(String attribute, String value) {
+        return new Tag(attribute.replace('.', '_'), value);
+    }
+
+    private static Metadata metadata(String name, String description, String unit) {
+        return Metadata.builder().withName(name).withDescription(description).withUnit(unit).build();
+    }
+}
