@@ -1,0 +1,96 @@
+package io.sqlstreams.engine.telemetry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.Test;
+
+import io.sqlstreams.ClientConfig;
+import io.sqlstreams.ConsumeOptions;
+import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.MessageMeta;
+import io.sqlstreams.ProduceOptions;
+import io.sqlstreams.Producer;
+import io.sqlstreams.SchemaVersion;
+import io.sqlstreams.StreamHandle;
+import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.client.EngineClient;
+import io.sqlstreams.testing.PostgresTest;
+import io.sqlstreams.testing.RecordingLogger;
+import io.sqlstreams.testing.TestDatabase;
+
+/**
+ * A host's own metrics (MicroProfile Metrics on a server whose OpenTelemetry traces only) without any OpenTelemetry:
+ * sends counted without duplicates, every handler run consumed and timed, a failed run with its error type, the
+ * library's own streams left out.
+ */
+@PostgresTest
+class HostMetersTest {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @SchemaVersion(1)
+    public record Order(int n) {
+    }
+
+    private record Recorded(String what, String stream, String group, long count, String errorType) {
+    }
+
+    private final List<Recorded> recorded = new CopyOnWriteArrayList<>();
+
+    private final MessagingMeters meters = new MessagingMeters() {
+        @Override
+        public void sent(String stream, long messages) {
+            recorded.add(new Recorded("sent", stream, null, messages, null));
+        }
+
+        @Override
+        public void consumed(String stream, String group) {
+            recorded.add(new Recorded("consumed", stream, group, 1, null));
+        }
+
+        @Override
+        public void processed(String stream, String group, Duration took, String errorType) {
+            assertThat(took).isPositive();
+            recorded.add(new Recorded("processed", stream, group, 1, errorType));
+        }
+    };
+
+    @Test
+    void sendsAndRunsAreMeasuredWithoutOpenTelemetry(TestDatabase database) {
+        ClientConfig config = ClientConfig.builder().schema(database.schema()).logger(new RecordingLogger()).build();
+        assertThat(Telemetry.of(config, MessagingMeters.NONE)).isSameAs(Telemetry.OFF);
+        try (EngineClient client = EngineClient.create(database.dataSource(), config, EngineEnvironment.standalone(),
+                meters)) {
+            StreamHandle<Order> stream = client.stream("orders.metered", Order.class);
+            stream.register();
+            try (Producer<Order> producer = stream.producer().register()) {
+                ProduceOptions once = ProduceOptions.builder().idempotencyKey("order-1").build();
+                producer.produce(new Order(1), once);
+                producer.produce(new Order(1), once);
+                producer.produce(new Order(2));
+            }
+            try (ConsumerSession session = stream.consumer("billing").register(ConsumerConfig.builder()
+                    .exceptionInitialBackoff(Duration.ofMillis(10)).build()).start(order -> {
+                        if (order.n() == 2 && MessageMeta.current().attempt() == 1) {
+                            throw new IllegalStateException("gateway timeout");
+                        }
+                    }, ConsumeOptions.builder().claimPollRate(Duration.ofMillis(20)).build())) {
+                await().atMost(WAIT).until(() -> recorded.stream().filter(r -> r.what().equals("processed"))
+                        .count() == 3);
+            }
+        }
+
+        assertThat(recorded).allSatisfy(r -> assertThat(r.stream()).isEqualTo("orders.metered"));
+        assertThat(recorded).filteredOn(r -> r.what().equals("sent")).extracting(Recorded::count)
+                .as("the duplicate of an idempotency key is not sent").containsExactly(1L, 1L);
+        assertThat(recorded).filteredOn(r -> r.what().equals("consumed")).hasSize(3)
+                .allSatisfy(r -> assertThat(r.group()).isEqualTo("billing"));
+        assertThat(recorded).filteredOn(r -> r.what().equals("processed")).extracting(Recorded::errorType)
+                .containsExactlyInAnyOrder(null, "java.lang.IllegalStateException", null);
+    }
+}
