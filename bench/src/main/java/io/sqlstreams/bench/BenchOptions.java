@@ -141,7 +141,9 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 "  --out          results directory (default " + RESULTS + "; smoke " + SMOKE_RESULTS
                         + ", under the repository root)",
                 "  --messages     drain: messages pre-filled and drained (default 1000000; smoke 20000);"
-                        + " keys: per key count (default 100000; smoke 2000)",
+                        + " keys: per key count (default 100000; smoke 2000); telemetry: messages pre-filled and"
+                        + " drained (default " + TelemetryScenario.DEFAULT_MESSAGES + "; smoke "
+                        + TelemetryScenario.SMOKE_MESSAGES + ")",
                 "  --competitor-messages  drain: no-op tasks per db-scheduler / JobRunr drain (default 50000;"
                         + " smoke 1000)",
                 "  --rates        sustained: the ladder in msg/s (default 5000,10000,20000,40000; smoke 500)",

@@ -94,7 +94,7 @@ final class DrainScenario implements Scenario {
             Duration warmup = Warmup.limit(context);
             notes.add(Warmup.run(context, label(SESSIONS.get(0), batchLimit0, concurrency0, messages)
                     .replace(" (msg/s)", "") + ", cut at " + warmup.toSeconds() + " s",
-                    () -> drainOnce(context, clients.subList(0, SESSIONS.get(0)), drain,
+                    () -> drainOnce(context, clients.subList(0, SESSIONS.get(0)), drain, nextGroup(),
                             consume(batchLimit0, concurrency0), Optional.of(warmup), new ArrayList<>())));
             Figure best = null;
             for (int sessions : SESSIONS) {
@@ -102,7 +102,7 @@ final class DrainScenario implements Scenario {
                     for (int concurrency : CONCURRENCY) {
                         List<String> details = new ArrayList<>();
                         Figure figure = repetitions.measure(label(sessions, batchLimit, concurrency, messages),
-                                () -> drainOnce(context, clients.subList(0, sessions), drain,
+                                () -> drainOnce(context, clients.subList(0, sessions), drain, nextGroup(),
                                         consume(batchLimit, concurrency), Optional.empty(), details));
                         figures.add(figure);
                         comparisons.add(new Comparison(figure, raw.get(batchLimit),
@@ -119,15 +119,20 @@ final class DrainScenario implements Scenario {
         return new ScenarioResult(figures, comparisons, notes);
     }
 
-    private static ConsumeOptions consume(int batchLimit, int concurrency) {
+    static ConsumeOptions consume(int batchLimit, int concurrency) {
         return ConsumeOptions.builder().batchLimit(batchLimit).queueSize(2 * batchLimit)
                 .messageConcurrency(concurrency).build();
     }
 
-    private Sample drainOnce(BenchContext context, List<SqlStreams> clients, GroupDrain drain, ConsumeOptions consume,
-                             Optional<Duration> limit, List<String> details) throws Exception {
-        GroupDrain.Outcome outcome = drain.run(clients, "drain-" + groups.incrementAndGet(), ConsumerConfig.defaults(),
-                consume, GroupDrain::recordingIds, false, limit, details);
+    private String nextGroup() {
+        return "drain-" + groups.incrementAndGet();
+    }
+
+    /** One drain of {@code drain} by a fresh group with the no-op recording handler: its msg/s and its ledger. */
+    static Sample drainOnce(BenchContext context, List<SqlStreams> clients, GroupDrain drain, String group,
+                            ConsumeOptions consume, Optional<Duration> limit, List<String> details) throws Exception {
+        GroupDrain.Outcome outcome = drain.run(clients, group, ConsumerConfig.defaults(), consume,
+                GroupDrain::recordingIds, false, limit, details);
         context.progress().note("  sessions: " + (outcome.counters().success() == drain.messages() ? ""
                 : "success != N! ") + GroupSessions.describe(outcome.after()));
         return new Sample(Map.of(Metric.THROUGHPUT, outcome.throughput()), outcome.ledger());

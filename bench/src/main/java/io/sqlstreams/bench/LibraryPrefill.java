@@ -38,9 +38,19 @@ final class LibraryPrefill {
         return fill(stream.handle(), messages, options);
     }
 
+    /** As {@link #fill(BenchStream, long)}, each {@code produceBatch} call made inside {@code scope}. */
+    static Filled fillInside(BenchStream stream, long messages, ProduceCallScope scope) throws Exception {
+        return fill(stream.handle(), messages, null, scope);
+    }
+
     /** As {@link #fill(BenchStream, long, LongFunction)}, for a stream known by its handle alone. */
     static Filled fill(StreamHandle<BenchPayload> stream, long messages, LongFunction<ProduceOptions> options)
             throws Exception {
+        return fill(stream, messages, options, ProduceCallScope.NONE);
+    }
+
+    private static Filled fill(StreamHandle<BenchPayload> stream, long messages, LongFunction<ProduceOptions> options,
+                               ProduceCallScope scope) throws Exception {
         AtomicLong next = new AtomicLong();
         List<CallerLog> logs;
         double seconds;
@@ -59,7 +69,7 @@ final class LibraryPrefill {
                                 : ProduceItem.of(BenchPayload.next(from + i), options.apply(from + i)));
                     }
                     long before = System.nanoTime();
-                    List<ProduceResult> results = producer.produceBatch(items);
+                    List<ProduceResult> results = scope.around(() -> producer.produceBatch(items));
                     log.record(System.nanoTime() - before, results);
                 }
             };

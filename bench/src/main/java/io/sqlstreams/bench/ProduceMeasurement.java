@@ -33,14 +33,22 @@ final class ProduceMeasurement {
     private final DataSource dataSource;
     private final String schema;
     private final Duration measurement;
+    private final ProduceCallScope scope;
     private final AtomicInteger streams = new AtomicInteger();
     private final AtomicLong payloadIds = new AtomicLong();
 
     ProduceMeasurement(SqlStreams client, DataSource dataSource, String schema, Duration measurement) {
+        this(client, dataSource, schema, measurement, ProduceCallScope.NONE);
+    }
+
+    /** As the other constructor, each produce call made inside {@code scope}. */
+    ProduceMeasurement(SqlStreams client, DataSource dataSource, String schema, Duration measurement,
+                       ProduceCallScope scope) {
         this.client = client;
         this.dataSource = dataSource;
         this.schema = schema;
         this.measurement = measurement;
+        this.scope = scope;
     }
 
     /** {@code producer.produce(message)} from {@code callers} threads at once. */
@@ -76,7 +84,7 @@ final class ProduceMeasurement {
                 long now;
                 do {
                     long before = System.nanoTime();
-                    List<ProduceResult> results = call.apply(producer);
+                    List<ProduceResult> results = scope.around(() -> call.apply(producer));
                     now = System.nanoTime();
                     log.record(now - before, results);
                 } while (now < deadline);
