@@ -1,21 +1,31 @@
 package io.sqlstreams.engine;
 
 import java.io.StringReader;
+import java.io.StringWriter;
 import java.util.HashMap;
 import java.util.Map;
 
 import jakarta.json.Json;
+import jakarta.json.JsonBuilderFactory;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.JsonWriter;
+import jakarta.json.JsonWriterFactory;
 
 /**
  * A message's headers as the log stores them: one JSON object of text values, or SQL NULL for none, so a message
- * without headers costs neither storage nor a parse.
+ * without headers costs neither storage nor a parse. The factories are made once: {@code Json.createReader} and its
+ * kin look the JSON provider up again on every call, which costs more than the document itself.
  */
 public final class HeadersDocument {
+    private static final JsonBuilderFactory BUILDERS = Json.createBuilderFactory(Map.of());
+    private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
+    private static final JsonWriterFactory WRITERS = Json.createWriterFactory(Map.of());
+
     private HeadersDocument() {
     }
 
@@ -24,12 +34,16 @@ public final class HeadersDocument {
         if (headers.isEmpty()) {
             return null;
         }
-        return toObject(headers).toString();
+        StringWriter text = new StringWriter();
+        try (JsonWriter writer = WRITERS.createWriter(text)) {
+            writer.write(toObject(headers));
+        }
+        return text.toString();
     }
 
     /** {@code headers} as a JSON object, for the operator surfaces. */
     public static JsonObject toObject(Map<String, String> headers) {
-        JsonObjectBuilder document = Json.createObjectBuilder();
+        JsonObjectBuilder document = BUILDERS.createObjectBuilder();
         headers.forEach(document::add);
         return document.build();
     }
@@ -40,7 +54,7 @@ public final class HeadersDocument {
             return Map.of();
         }
         JsonObject document;
-        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+        try (JsonReader reader = READERS.createReader(new StringReader(json))) {
             document = reader.readObject();
         }
         Map<String, String> headers = new HashMap<>(document.size() * 2);

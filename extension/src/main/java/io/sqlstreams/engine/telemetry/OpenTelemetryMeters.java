@@ -2,10 +2,13 @@ package io.sqlstreams.engine.telemetry;
 
 import static io.sqlstreams.engine.telemetry.MessagingAttributes.CONSUMER_GROUP_NAME;
 import static io.sqlstreams.engine.telemetry.MessagingAttributes.DESTINATION_NAME;
+import static io.sqlstreams.engine.telemetry.MessagingAttributes.ERROR_TYPE;
 import static io.sqlstreams.engine.telemetry.MessagingAttributes.MESSAGING_SYSTEM;
 import static io.sqlstreams.engine.telemetry.MessagingAttributes.OPERATION_NAME;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
@@ -14,11 +17,13 @@ import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
 
-/** The messaging metrics through an OpenTelemetry meter. */
+/** The messaging metrics through an OpenTelemetry meter; each stream's and group's attributes are built once. */
 final class OpenTelemetryMeters implements MessagingMeters {
     private final LongCounter sent;
     private final LongCounter consumed;
     private final DoubleHistogram processDuration;
+    private final Map<String, Attributes> sending = new ConcurrentHashMap<>();
+    private final Map<GroupKey, Attributes> processing = new ConcurrentHashMap<>();
 
     OpenTelemetryMeters(OpenTelemetry openTelemetry) {
         Meter meter = openTelemetry.getMeter(MessagingConventions.INSTRUMENTATION_SCOPE);
@@ -32,25 +37,34 @@ final class OpenTelemetryMeters implements MessagingMeters {
 
     @Override
     public void sent(String stream, long messages) {
-        sent.add(messages, attributes(stream, MessagingConventions.SEND).build());
+        sent.add(messages, sending.computeIfAbsent(stream,
+                name -> attributes(name, MessagingConventions.SEND).build()));
     }
 
     @Override
     public void consumed(String stream, String group) {
-        consumed.add(1, attributes(stream, MessagingConventions.PROCESS).put(CONSUMER_GROUP_NAME, group).build());
+        consumed.add(1, processing(stream, group));
     }
 
     @Override
     public void processed(String stream, String group, Duration took, String errorType) {
-        AttributesBuilder attributes = attributes(stream, MessagingConventions.PROCESS).put(CONSUMER_GROUP_NAME, group);
+        Attributes attributes = processing(stream, group);
         if (errorType != null) {
-            attributes.put(MessagingAttributes.ERROR_TYPE, errorType);
+            attributes = attributes.toBuilder().put(ERROR_TYPE, errorType).build();
         }
-        processDuration.record(took.toNanos() / 1e9, attributes.build());
+        processDuration.record(took.toNanos() / 1e9, attributes);
+    }
+
+    private Attributes processing(String stream, String group) {
+        return processing.computeIfAbsent(new GroupKey(stream, group), key -> attributes(stream,
+                MessagingConventions.PROCESS).put(CONSUMER_GROUP_NAME, group).build());
     }
 
     private static AttributesBuilder attributes(String stream, String operation) {
         return Attributes.builder().put(MESSAGING_SYSTEM, MessagingConventions.SYSTEM).put(DESTINATION_NAME, stream)
                 .put(OPERATION_NAME, operation);
+    }
+
+    private record GroupKey(String stream, String group) {
     }
 }

@@ -126,7 +126,7 @@ class InvalidSettingsTest {
             "sqlstreams.defaults.batch-size | unknown property batch-size |",
             "sqlstreams.data-source | unknown property; sqlstreams keys are sqlstreams.datasource, sqlstreams.schema,"
                     + " sqlstreams.manager.enabled, sqlstreams.wakeup.enabled, sqlstreams.console.enabled,"
-                    + " sqlstreams.console.path, sqlstreams.defaults.<property>,"
+                    + " sqlstreams.console.path, sqlstreams.telemetry.enabled, sqlstreams.defaults.<property>,"
                     + " sqlstreams.groups.\"<group>\".<property> and sqlstreams.schedules.\"<schedule>\".<property>"
                     + " | charge-cards audit"})
     void aKeyNothingReadsIsAProblemHoldingBackTheGroupsItMeant(String key, String message, String unaffected) {
