@@ -1,34 +1,28 @@
 package io.sqlstreams.tck.telemetry;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import com.google.protobuf.ByteString;
 
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;
 
 /** Turns an OTLP {@code ExportTraceServiceRequest} into {@link ReceivedSpan}s. */
-final class ExportRequestDecoder {
+final class TraceRequestDecoder {
     private static final HexFormat HEX = HexFormat.of();
 
-    private ExportRequestDecoder() {
+    private TraceRequestDecoder() {
     }
 
     /** @throws IllegalArgumentException for a value the receiver does not model, e.g. a bytes attribute */
     static List<ReceivedSpan> spans(ExportTraceServiceRequest request) {
         List<ReceivedSpan> spans = new ArrayList<>();
         for (ResourceSpans resourceSpans : request.getResourceSpansList()) {
-            String serviceName = String.valueOf(attributes(resourceSpans.getResource().getAttributesList())
-                    .getOrDefault("service.name", ""));
+            String serviceName = OtlpAttributes.serviceName(resourceSpans.getResource());
             resourceSpans.getScopeSpansList().forEach(scopeSpans -> scopeSpans.getSpansList()
                     .forEach(span -> spans.add(span(serviceName, span))));
         }
@@ -37,14 +31,14 @@ final class ExportRequestDecoder {
 
     private static ReceivedSpan span(String serviceName, Span span) {
         List<ReceivedSpan.Event> events = span.getEventsList().stream()
-                .map(event -> new ReceivedSpan.Event(event.getName(), attributes(event.getAttributesList())))
+                .map(event -> new ReceivedSpan.Event(event.getName(), OtlpAttributes.of(event.getAttributesList())))
                 .toList();
         List<ReceivedSpan.Link> links = span.getLinksList().stream()
                 .map(link -> new ReceivedSpan.Link(hex(link.getTraceId()), hex(link.getSpanId())))
                 .toList();
         return new ReceivedSpan(serviceName, hex(span.getTraceId()), hex(span.getSpanId()),
                 hex(span.getParentSpanId()), span.getName(), kind(span.getKind()),
-                attributes(span.getAttributesList()), events, links, status(span.getStatus().getCode()),
+                OtlpAttributes.of(span.getAttributesList()), events, links, status(span.getStatus().getCode()),
                 span.getStartTimeUnixNano(), span.getEndTimeUnixNano());
     }
 
@@ -70,24 +64,6 @@ final class ExportRequestDecoder {
             case STATUS_CODE_OK -> ReceivedSpan.StatusCode.OK;
             case STATUS_CODE_ERROR -> ReceivedSpan.StatusCode.ERROR;
             case UNRECOGNIZED -> throw new IllegalArgumentException("unknown status code " + code);
-        };
-    }
-
-    private static Map<String, Object> attributes(List<KeyValue> keyValues) {
-        Map<String, Object> attributes = new LinkedHashMap<>();
-        keyValues.forEach(keyValue -> attributes.put(keyValue.getKey(), value(keyValue.getKey(), keyValue.getValue())));
-        return Collections.unmodifiableMap(attributes);
-    }
-
-    private static Object value(String key, AnyValue value) {
-        return switch (value.getValueCase()) {
-            case STRING_VALUE -> value.getStringValue();
-            case INT_VALUE -> value.getIntValue();
-            case DOUBLE_VALUE -> value.getDoubleValue();
-            case BOOL_VALUE -> value.getBoolValue();
-            case ARRAY_VALUE -> value.getArrayValue().getValuesList().stream().map(element -> value(key, element))
-                    .toList();
-            default -> throw new IllegalArgumentException("attribute " + key + " holds a " + value.getValueCase());
         };
     }
 }

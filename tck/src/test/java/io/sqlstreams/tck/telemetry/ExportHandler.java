@@ -12,17 +12,28 @@ import java.util.zip.GZIPInputStream;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
-
-/** OTLP/HTTP's trace export in its binary protobuf encoding: decodes each request and hands its spans on. */
-final class TraceExportHandler implements HttpHandler {
-    static final String PATH = "/v1/traces";
+/**
+ * One OTLP/HTTP export path ({@code /v1/traces}, {@code /v1/metrics}) in its binary protobuf encoding: decodes each
+ * request and hands what it holds on.
+ */
+final class ExportHandler<T> implements HttpHandler {
     private static final String PROTOBUF = "application/x-protobuf";
+    /** Every export response (trace, metrics) with all fields at their defaults, which reports nothing rejected. */
+    private static final byte[] ACCEPTED = new byte[0];
 
-    private final Consumer<List<ReceivedSpan>> received;
+    /** Reads one export request's body. */
+    interface Decoder<T> {
+        /** @throws IllegalArgumentException for a value the receiver does not model */
+        List<T> decode(InputStream body) throws IOException;
+    }
 
-    TraceExportHandler(Consumer<List<ReceivedSpan>> received) {
+    private final String path;
+    private final Decoder<T> decoder;
+    private final Consumer<List<T>> received;
+
+    ExportHandler(String path, Decoder<T> decoder, Consumer<List<T>> received) {
+        this.path = path;
+        this.decoder = decoder;
         this.received = received;
     }
 
@@ -37,7 +48,7 @@ final class TraceExportHandler implements HttpHandler {
 
     private void answer(HttpExchange exchange) throws IOException {
         // the context also matches longer paths, e.g. /v1/traces/x
-        if (!exchange.getRequestURI().getPath().equals(PATH)) {
+        if (!exchange.getRequestURI().getPath().equals(path)) {
             respond(exchange, 404, "text/plain", text("no such path"));
             return;
         }
@@ -50,15 +61,15 @@ final class TraceExportHandler implements HttpHandler {
             respond(exchange, 400, "text/plain", text("Content-Type " + PROTOBUF + " only"));
             return;
         }
-        List<ReceivedSpan> spans;
+        List<T> items;
         try (InputStream body = body(exchange)) {
-            spans = ExportRequestDecoder.spans(ExportTraceServiceRequest.parseFrom(body));
+            items = decoder.decode(body);
         } catch (IOException | IllegalArgumentException e) {
-            respond(exchange, 400, "text/plain", text("not an OTLP trace export: " + e.getMessage()));
+            respond(exchange, 400, "text/plain", text("not an OTLP export to " + path + ": " + e.getMessage()));
             return;
         }
-        received.accept(spans);
-        respond(exchange, 200, PROTOBUF, ExportTraceServiceResponse.getDefaultInstance().toByteArray());
+        received.accept(items);
+        respond(exchange, 200, PROTOBUF, ACCEPTED);
     }
 
     private static String mediaType(String contentType) {

@@ -24,28 +24,35 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
+import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 
 /** The receiver, fed by the OpenTelemetry SDK's own OTLP/HTTP exporter, as the servers under test export. */
-class OtlpTraceReceiverTest {
+class OtlpReceiverTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final String SERVICE = "receiver-test";
 
-    private OtlpTraceReceiver receiver;
+    private OtlpReceiver receiver;
     private SdkTracerProvider tracerProvider;
+    private SdkMeterProvider meterProvider;
 
     @BeforeEach
     void startReceiver() throws IOException {
-        receiver = OtlpTraceReceiver.start();
+        receiver = OtlpReceiver.start();
     }
 
     @AfterEach
     void stop() {
         if (tracerProvider != null) {
             tracerProvider.close();
+        }
+        if (meterProvider != null) {
+            meterProvider.close();
         }
         receiver.close();
     }
@@ -106,8 +113,24 @@ class OtlpTraceReceiverTest {
     }
 
     @Test
+    void receivesTheMetricsTheSdkExports() {
+        OtlpHttpMetricExporter exporter = OtlpHttpMetricExporter.builder().setEndpoint(receiver.metricsEndpoint())
+                .build();
+        meterProvider = SdkMeterProvider.builder().setResource(resource())
+                .registerMetricReader(PeriodicMetricReader.builder(exporter).setInterval(Duration.ofMillis(100)).build())
+                .build();
+        meterProvider.get(OtlpReceiverTest.class.getName()).counterBuilder("orders.placed").build()
+                .add(2, Attributes.of(AttributeKey.stringKey("orders.desk"), "north"));
+
+        List<ReceivedMetricPoint> points = receiver.awaitMetricPoints(received -> !received.isEmpty(), WAIT);
+
+        assertThat(points.get(0))
+                .isEqualTo(new ReceivedMetricPoint(SERVICE, "orders.placed", Map.of("orders.desk", "north"), 2));
+    }
+
+    @Test
     void answersGarbageWith400AndKeepsReceiving() throws IOException, InterruptedException {
-        HttpResponse<String> garbage = send(HttpRequest.newBuilder(URI.create(receiver.endpoint()))
+        HttpResponse<String> garbage = send(HttpRequest.newBuilder(URI.create(receiver.tracesEndpoint()))
                 .header("Content-Type", "application/x-protobuf")
                 .POST(HttpRequest.BodyPublishers.ofString("this is not protobuf")));
         assertThat(garbage.statusCode()).isEqualTo(400);
@@ -120,21 +143,25 @@ class OtlpTraceReceiverTest {
 
     @Test
     void answersGetWith405() throws IOException, InterruptedException {
-        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(receiver.endpoint())).GET());
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(receiver.tracesEndpoint())).GET());
 
         assertThat(response.statusCode()).isEqualTo(405);
         assertThat(response.headers().firstValue("Allow")).hasValue("POST");
     }
 
     private Tracer tracer(String compression) {
-        OtlpHttpSpanExporter exporter = OtlpHttpSpanExporter.builder().setEndpoint(receiver.endpoint())
+        OtlpHttpSpanExporter exporter = OtlpHttpSpanExporter.builder().setEndpoint(receiver.tracesEndpoint())
                 .setCompression(compression).build();
         tracerProvider = SdkTracerProvider.builder()
-                .setResource(Resource.getDefault().merge(Resource.create(
-                        Attributes.of(AttributeKey.stringKey("service.name"), SERVICE))))
+                .setResource(resource())
                 .addSpanProcessor(BatchSpanProcessor.builder(exporter).setScheduleDelay(Duration.ofMillis(100)).build())
                 .build();
-        return tracerProvider.get(OtlpTraceReceiverTest.class.getName());
+        return tracerProvider.get(OtlpReceiverTest.class.getName());
+    }
+
+    private static Resource resource() {
+        return Resource.getDefault().merge(Resource.create(Attributes.of(AttributeKey.stringKey("service.name"),
+                SERVICE)));
     }
 
     private static ReceivedSpan named(List<ReceivedSpan> spans, String name) {
