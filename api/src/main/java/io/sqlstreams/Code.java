@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0153}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0154}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -475,7 +475,10 @@ public enum Code {
             "Fix the part the message names."),
     SQL0153(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "InvalidMessageHeaders",
             "A produce carried message headers that break a rule: more than 32 headers, a name that is not 1 to 64 ASCII letters, digits, '.', '_' or '-' starting with a letter or digit, a missing value or one holding a control character, or names and values above 8,192 bytes in UTF-8. Nothing was written.",
-            "Fix the headers the message names; carry larger data in the payload.");
+            "Fix the headers the message names; carry larger data in the payload."),
+    SQL0154(Kind.EVENT, Level.WARNING, Recovery.NONE, "TelemetryNotRecorded",
+            "Recording a span or a messaging metric failed: the OpenTelemetry SDK or the server's metrics registry threw. The produce or the handler run went on untraced, its outcome unchanged.",
+            "Check the server's telemetry configuration against the failure the line names; deliveries are not affected.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

@@ -32,9 +32,9 @@ class CodeTest {
     }
 
     @Test
-    void constantsAreSql0001ToSql0153InOrder() {
+    void constantsAreSql0001ToSql0154InOrder() {
         Code[] codes = Code.values();
-        assertThat(codes).hasSize(153);
+        assertThat(codes).hasSize(154);
         for (int i = 0; i < codes.length; i++) {
             String expected = String.format("SQL%04d", i + 1);
             assertThat(codes[i].name()).isEqualTo(expected);
@@ -75,7 +75,7 @@ class CodeTest {
                     : Kind.EVENT;
             assertThat(code.kind()).as(code.id()).isEqualTo(expected);
         }
-        assertThat(ofKind(Kind.EVENT)).hasSize(57);
+        assertThat(ofKind(Kind.EVENT)).hasSize(58);
     }
 
     @Test
@@ -201,7 +201,7 @@ class CodeTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"SQL0000", "SQL0154", "0", "154", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
+    @ValueSource(strings = {"SQL0000", "SQL0155", "0", "155", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
         "SQL-0059", "-59", "+59", "SQLX059", "   "})
     void findRejectsAnythingElse(String text) {
         assertThat(Code.find(text)).isEmpty();

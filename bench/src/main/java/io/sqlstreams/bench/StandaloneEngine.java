@@ -14,6 +14,7 @@ import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
 import io.sqlstreams.engine.sql.Sql;
+import io.sqlstreams.engine.telemetry.MessagingMeters;
 import io.sqlstreams.engine.telemetry.Telemetry;
 import io.sqlstreams.engine.wakeup.Wakeups;
 
@@ -36,7 +37,8 @@ record StandaloneEngine(Engine engine) implements AutoCloseable {
         return new StandaloneEngine(new Engine(config, database, sql, new SchemaMigrator(database, sql), diagnostics,
                 new PayloadCodec(), environment, declarer,
                 new BindingDeclaration(sql, diagnostics, environment.clock(), declarer), new RunningSessions(),
-                Wakeups.disabled(), new SessionCounterStore(), Telemetry.of(config)));
+                Wakeups.disabled(), new SessionCounterStore(),
+                Telemetry.of(config, MessagingMeters.NONE, diagnostics)));
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.codec.PayloadCodec;
 import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.telemetry.MessagingMeters;
 import io.sqlstreams.engine.telemetry.Telemetry;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
@@ -38,7 +39,8 @@ public final class EngineFixtures {
         String declarer = "engine-test";
         return new Engine(config, db, sql, new SchemaMigrator(db, sql), diagnostics, new PayloadCodec(),
                 EngineEnvironment.standalone(), declarer, new BindingDeclaration(sql, diagnostics, clock, declarer),
-                new RunningSessions(), Wakeups.disabled(), new SessionCounterStore(), Telemetry.of(config));
+                new RunningSessions(), Wakeups.disabled(), new SessionCounterStore(),
+                Telemetry.of(config, MessagingMeters.NONE, diagnostics));
     }
 
     private static ClientConfig config(TestDatabase database, RecordingLogger logger) {

@@ -104,7 +104,7 @@ public final class EngineClient implements HostedClient {
                 new PayloadCodec(), environment, declarer,
                 new BindingDeclaration(sql, diagnostics, environment.clock(), declarer), new RunningSessions(),
                 Wakeups.of(resolved, database, sql, diagnostics, environment), new SessionCounterStore(),
-                Telemetry.of(resolved, hostMeters));
+                Telemetry.of(resolved, hostMeters, diagnostics));
         engine.sessionCounters().connect(new SessionCounterWriter(engine));
         return new EngineClient(engine, ownedPool);
     }

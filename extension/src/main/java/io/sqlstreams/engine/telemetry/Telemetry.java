@@ -3,6 +3,7 @@ package io.sqlstreams.engine.telemetry;
 import java.util.Map;
 
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.Names;
 
 /**
@@ -24,20 +25,17 @@ public interface Telemetry {
         }
     };
 
-    /** The telemetry of a client whose host records no metrics of its own. */
-    static Telemetry of(ClientConfig config) {
-        return of(config, MessagingMeters.NONE);
-    }
-
     /**
      * The telemetry of a client: traced through the configuration's OpenTelemetry when it carries one, measured by
-     * {@code hostMeters} when the host has them, else by that OpenTelemetry's meter.
+     * {@code hostMeters} when the host has them, else by that OpenTelemetry's meter; a failure of either is logged
+     * through {@code diagnostics} (SQL0154) and changes nothing else.
      */
-    static Telemetry of(ClientConfig config, MessagingMeters hostMeters) {
+    static Telemetry of(ClientConfig config, MessagingMeters hostMeters, Diagnostics diagnostics) {
         if (config.openTelemetry() != null) {
-            return OpenTelemetryTelemetry.of(config.openTelemetry(), hostMeters);
+            return new GuardedTelemetry(OpenTelemetryTelemetry.of(config.openTelemetry(), hostMeters), diagnostics);
         }
-        return hostMeters == MessagingMeters.NONE ? OFF : new MeteredTelemetry(hostMeters);
+        return hostMeters == MessagingMeters.NONE ? OFF
+                : new GuardedTelemetry(new MeteredTelemetry(hostMeters), diagnostics);
     }
 
     /** Whether {@code stream} is reported: every stream but the library's own. */

@@ -7,10 +7,12 @@ import java.util.List;
 import io.sqlstreams.engine.telemetry.MessagingConventions;
 import io.sqlstreams.engine.telemetry.MessagingMeters;
 import jakarta.enterprise.inject.spi.CDI;
+import jakarta.enterprise.util.AnnotationLiteral;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
+import org.eclipse.microprofile.metrics.annotation.RegistryType;
 
 /**
  * The messaging metrics in the application's MicroProfile Metrics registry, under the same names as in
@@ -32,7 +34,7 @@ final class MicroProfileMeters implements MessagingMeters {
     }
 
     static MessagingMeters fromRegistry() {
-        var registry = CDI.current().select(MetricRegistry.class);
+        var registry = CDI.current().select(MetricRegistry.class, new ApplicationRegistry());
         return registry.isResolvable() ? new MicroProfileMeters(registry.get()) : MessagingMeters.NONE;
     }
 
@@ -48,7 +50,9 @@ final class MicroProfileMeters implements MessagingMeters {
 
     @Override
     public void processed(String stream, String group, Duration took, String errorType) {
-        registry.timer(DURATION, tags(stream, MessagingConventions.PROCESS, group, errorType)).update(took);
+        // every series of a metric carries the same tag names there: a success's error type is empty
+        registry.timer(DURATION, tags(stream, MessagingConventions.PROCESS, group, errorType == null ? "" : errorType))
+                .update(took);
     }
 
     private static Tag[] tags(String stream, String operation, String group, String errorType) {
@@ -67,6 +71,18 @@ final class MicroProfileMeters implements MessagingMeters {
 
     private static Tag tag(String attribute, String value) {
         return new Tag(attribute.replace('.', '_'), value);
+    }
+
+    /**
+     * Selects the application registry by its qualifier: Payara's producer of the unqualified registry reads its
+     * injection point's annotations, and a lookup through {@code select()} has none (a NullPointerException).
+     */
+    @SuppressWarnings("deprecation")
+    private static final class ApplicationRegistry extends AnnotationLiteral<RegistryType> implements RegistryType {
+        @Override
+        public MetricRegistry.Type type() {
+            return MetricRegistry.Type.APPLICATION;
+        }
     }
 
     private static Metadata metadata(String name, String description, String unit) {

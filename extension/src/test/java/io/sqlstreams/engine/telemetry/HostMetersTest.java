@@ -63,7 +63,7 @@ class HostMetersTest {
     @Test
     void sendsAndRunsAreMeasuredWithoutOpenTelemetry(TestDatabase database) {
         ClientConfig config = ClientConfig.builder().schema(database.schema()).logger(new RecordingLogger()).build();
-        assertThat(Telemetry.of(config, MessagingMeters.NONE)).isSameAs(Telemetry.OFF);
+        assertThat(Telemetry.of(config, MessagingMeters.NONE, null)).isSameAs(Telemetry.OFF);
         try (EngineClient client = EngineClient.create(database.dataSource(), config, EngineEnvironment.standalone(),
                 meters)) {
             StreamHandle<Order> stream = client.stream("orders.metered", Order.class);
@@ -92,5 +92,46 @@ class HostMetersTest {
                 .allSatisfy(r -> assertThat(r.group()).isEqualTo("billing"));
         assertThat(recorded).filteredOn(r -> r.what().equals("processed")).extracting(Recorded::errorType)
                 .containsExactlyInAnyOrder(null, "java.lang.IllegalStateException", null);
+    }
+
+    @Test
+    void aMetricThatThrowsChangesNoOutcomeAndIsLogged(TestDatabase database) {
+        RecordingLogger logger = new RecordingLogger();
+        ClientConfig config = ClientConfig.builder().schema(database.schema()).logger(logger).build();
+        MessagingMeters throwing = new MessagingMeters() {
+            @Override
+            public void sent(String stream, long messages) {
+                throw new IllegalStateException("registry closed");
+            }
+
+            @Override
+            public void consumed(String stream, String group) {
+                throw new IllegalStateException("registry closed");
+            }
+
+            @Override
+            public void processed(String stream, String group, Duration took, String errorType) {
+                throw new IllegalStateException("registry closed");
+            }
+        };
+        try (EngineClient client = EngineClient.create(database.dataSource(), config, EngineEnvironment.standalone(),
+                throwing)) {
+            StreamHandle<Order> stream = client.stream("orders.throwing", Order.class);
+            stream.register();
+            long id;
+            try (Producer<Order> producer = stream.producer().register()) {
+                id = producer.produce(new Order(1)).id();
+            }
+            List<Integer> handled = new CopyOnWriteArrayList<>();
+            try (ConsumerSession session = stream.consumer("billing").register(ConsumerConfig.defaults())
+                    .start(order -> handled.add(order.n()),
+                            ConsumeOptions.builder().claimPollRate(Duration.ofMillis(20)).build())) {
+                await().atMost(WAIT).until(() -> stream.consumer("billing").inspect().committed() >= id);
+            }
+            assertThat(handled).as("handled once, its outcome recorded").containsExactly(1);
+            assertThat(stream.consumer("billing").inspect().dead()).isZero();
+        }
+        assertThat(logger.withCode("SQL0154")).isNotEmpty()
+                .allSatisfy(line -> assertThat(line).contains("registry closed"));
     }
 }

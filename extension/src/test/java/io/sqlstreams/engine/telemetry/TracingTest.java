@@ -215,7 +215,7 @@ class TracingTest {
 
         assertThat(OTEL.getSpans()).extracting(SpanData::getName).containsExactly("POST /orders");
         assertThat(headersSeen.get(1)).as("no trace context stored").isEmpty();
-        assertThat(Telemetry.of(ClientConfig.defaults())).isSameAs(Telemetry.OFF);
+        assertThat(Telemetry.of(ClientConfig.defaults(), MessagingMeters.NONE, null)).isSameAs(Telemetry.OFF);
         assertThat(Telemetry.OFF.send("orders.plain", 1)).as("one shared trace, nothing allocated")
                 .isSameAs(SendTrace.NONE);
         assertThat(Telemetry.OFF.process("orders.plain", "billing", 1, 1, Map.of())).isSameAs(ProcessTrace.NONE);
