@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0154}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0155}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -478,7 +478,10 @@ public enum Code {
             "Fix the headers the message names; carry larger data in the payload."),
     SQL0154(Kind.EVENT, Level.WARNING, Recovery.NONE, "TelemetryNotRecorded",
             "Recording a span or a messaging metric failed: the OpenTelemetry SDK or the server's metrics registry threw. The produce or the handler run went on untraced, its outcome unchanged.",
-            "Check the server's telemetry configuration against the failure the line names; deliveries are not affected.");
+            "Check the server's telemetry configuration against the failure the line names; deliveries are not affected."),
+    SQL0155(Kind.METRIC, Level.OFF, Recovery.NONE, "sqlstreams.consumer.instances.live",
+            "Gauge of a group's consumer instances whose liveness has not expired ({instance}, group scope).",
+            "Zero while messages wait means nothing consumes the group; compare with the instances you deployed.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

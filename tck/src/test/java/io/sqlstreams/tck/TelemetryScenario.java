@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -111,8 +112,26 @@ public abstract class TelemetryScenario extends TckScenario {
                 .until(() -> countsConsumed(ChargeCards.GROUP));
     }
 
+    @Test
+    void theGroupGaugesOfTheRunningObserverAreReported() throws Exception {
+        assertThat(OrdersEndpoint.place(APPLICATION, "gauged-order", false).statusCode()).isEqualTo(204);
+        long messageId = await("the order's message journalled").atMost(WAIT).ignoreExceptions()
+                .until(() -> journalledMessageId("gauged-order"), id -> id > 0);
+
+        await("the gauges of " + ChargeCards.GROUP + " once its message is committed").atMost(WAIT).untilAsserted(() -> {
+            assertThat(groupGauge("sqlstreams.consumer.cursor.committed", ChargeCards.GROUP).orElse(-1))
+                    .isGreaterThanOrEqualTo(messageId);
+            assertThat(groupGauge("sqlstreams.consumer.cursor.backlog", ChargeCards.GROUP)).hasValue(0.0);
+            assertThat(groupGauge("sqlstreams.consumer.instances.live", ChargeCards.GROUP)).hasValue(1.0);
+            assertThat(groupGauge("sqlstreams.consumer.exceptions.dead", ChargeCards.GROUP)).hasValue(0.0);
+        });
+    }
+
     /** Whether the server's metrics count at least one message consumed by {@code group}. */
     protected abstract boolean countsConsumed(String group) throws Exception;
+
+    /** The newest value the server's metrics give for the built-in gauge {@code name} of {@code group}. */
+    protected abstract OptionalDouble groupGauge(String name, String group) throws Exception;
 
     /** Where the application's OpenTelemetry exports to. */
     protected OtlpReceiver receiver() {

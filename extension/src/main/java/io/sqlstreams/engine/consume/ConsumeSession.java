@@ -16,13 +16,18 @@ import io.sqlstreams.Code;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.Measurement;
 import io.sqlstreams.MessageHandler;
+import io.sqlstreams.MetricScope;
 import io.sqlstreams.SessionCounters;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.codec.IdempotencyKeys;
 import io.sqlstreams.engine.loop.Loop;
 import io.sqlstreams.engine.loop.NamedThreads;
+import io.sqlstreams.engine.metrics.BuiltInMetrics;
+import io.sqlstreams.engine.metrics.EngineResourceMetrics;
+import io.sqlstreams.engine.telemetry.GroupObservation;
 import io.sqlstreams.engine.wakeup.Wakeups;
 
 /**
@@ -33,7 +38,8 @@ import io.sqlstreams.engine.wakeup.Wakeups;
  * reconciled at start and at every heartbeat. Stopping it stops claiming, waits for in-flight handlers up to the
  * shutdown timeout, settles every open range ({@link RangeCommitter}), and then, in one place, stops its group
  * workers (releasing their claims), closes every executor, releases its liveness rows, flushes its counters a
- * last time and logs SQL0041 with its counters. With disableGracefulShutdown it halts instead ({@link Halt}):
+ * last time and logs SQL0041 with its counters. While it runs, its group's gauges are reported to the client's
+ * telemetry. With disableGracefulShutdown it halts instead ({@link Halt}):
  * no wait for the handlers, only the outcomes already known are recorded, and the rest is left to lease expiry.
  */
 final class ConsumeSession<T> implements ConsumerSession {
@@ -73,6 +79,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final List<Loop> upkeepLoops = new ArrayList<>();
     private volatile Loop heartbeat;
     private Wakeups.Subscription wakeups;
+    private GroupObservation gauges = GroupObservation.NONE;
 
     ConsumeSession(Engine engine, RegisteredGroup group, Class<T> payloadType, int schemaVersion,
                    MessageHandler<T> handler, ConsumeOptions options, ConsumerConfig declared,
@@ -113,6 +120,8 @@ final class ConsumeSession<T> implements ConsumerSession {
         executors = new SessionExecutors(engine.environment().threadFactory(), this::threadName);
         startLoops();
         groupWorkers.reconcile();
+        gauges = engine.telemetry().observe(group.streamName(), group.groupName(),
+                BuiltInMetrics.ofScope(MetricScope.CONSUMER_GROUP), this::readGroupGauges);
         started.countDown();
     }
 
@@ -156,6 +165,10 @@ final class ConsumeSession<T> implements ConsumerSession {
         wakeups = engine.wakeups().subscribe(group.streamId(), claiming::wake);
         loop(workLoops, "dispatch", dispatcher);
         loop(workLoops, "exceptions", exceptions);
+    }
+
+    private List<Measurement> readGroupGauges() {
+        return EngineResourceMetrics.ofGroup(engine, group.streamName(), group.groupName()).snapshot();
     }
 
     private Loop loop(List<Loop> into, String role, Loop.Body body) {
@@ -267,6 +280,7 @@ final class ConsumeSession<T> implements ConsumerSession {
             if (wakeups != null) {
                 wakeups.close();
             }
+            gauges.close();
             workLoops.forEach(Loop::stop);
             upkeepLoops.forEach(Loop::stop);
             groupWorkers.stop();

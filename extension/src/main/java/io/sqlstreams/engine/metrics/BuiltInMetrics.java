@@ -89,6 +89,7 @@ public final class BuiltInMetrics {
         all.add(define(Code.SQL0100, GAUGE, "s", SYSTEM));
         all.add(define(Code.SQL0102, GAUGE, "", EXPORTER));
         all.add(define(Code.SQL0103, GAUGE, "{measurement}", EXPORTER));
+        all.add(define(Code.SQL0155, GAUGE, "{instance}", CONSUMER_GROUP));
         return List.copyOf(all);
     }
 

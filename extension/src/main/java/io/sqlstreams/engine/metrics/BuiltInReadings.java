@@ -81,6 +81,7 @@ public final class BuiltInReadings {
         reading.add(Code.SQL0091, abandoned.outstanding());
         reading.add(Code.SQL0092, abandoned.total());
         reading.add(Code.SQL0093, abandoned.selfClearLatencyAvgMillis());
+        reading.add(Code.SQL0155, gauges.liveInstances());
         return reading.measurements;
     }
 

@@ -12,10 +12,10 @@ import io.sqlstreams.engine.sql.Sql;
 
 /** The live readings behind the built-in stream and consumer-group metrics. */
 public final class MetricQueries {
-    /** One consumer group's cursors, leases and exception rows, as of {@code observedAt}. */
+    /** One consumer group's cursors, leases, exception rows and live instances, as of {@code observedAt}. */
     public record GroupGauges(String group, Instant observedAt, long head, long claimed, long committed,
                               long openLeases, long ready, long inflight, long deferred, long dead,
-                              long oldestUnresolvedMillis) {
+                              long oldestUnresolvedMillis, long liveInstances) {
     }
 
     /**
@@ -76,6 +76,6 @@ public final class MetricQueries {
         return new GroupGauges(row.getString("group_name"), row.getTimestamp("observed_at").toInstant(),
                 row.getLong("head"), row.getLong("claimed"), row.getLong("committed"), row.getLong("open_leases"),
                 row.getLong("ready"), row.getLong("inflight"), row.getLong("deferred"), row.getLong("dead"),
-                row.getLong("oldest_unresolved_ms"));
+                row.getLong("oldest_unresolved_ms"), row.getLong("live_instances"));
     }
 }

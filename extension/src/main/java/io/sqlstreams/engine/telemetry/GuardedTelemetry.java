@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.Measurement;
+import io.sqlstreams.MetricDefinition;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.engine.Diagnostics;
 
@@ -35,6 +37,16 @@ final class GuardedTelemetry implements Telemetry {
         ProcessTrace trace = guarded("starting the run of message " + messageId + " of " + stream + "/" + group,
                 () -> inner.process(stream, group, messageId, attempt, headers), ProcessTrace.NONE);
         return trace == ProcessTrace.NONE ? trace : new GuardedProcess(trace, stream + "/" + group);
+    }
+
+    @Override
+    public GroupObservation observe(String stream, String group, List<MetricDefinition> gauges,
+                                    Supplier<List<Measurement>> read) {
+        String what = "the gauges of " + stream + "/" + group;
+        GroupObservation observation = guarded("reporting " + what, () -> inner.observe(stream, group, gauges, read),
+                GroupObservation.NONE);
+        return observation == GroupObservation.NONE ? observation
+                : () -> guarded("ending the report of " + what, observation::close);
     }
 
     private <R> R guarded(String what, Supplier<R> step, R instead) {

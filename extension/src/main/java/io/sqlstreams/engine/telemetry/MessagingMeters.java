@@ -19,6 +19,11 @@ public interface MessagingMeters {
         @Override
         public void processed(String stream, String group, Duration took, String errorType) {
         }
+
+        @Override
+        public GroupObservation observe(GroupGaugeReading gauges) {
+            return GroupObservation.NONE;
+        }
     };
 
     /** {@code messaging.client.sent.messages}: {@code messages} written to {@code stream}. */
@@ -33,4 +38,10 @@ public interface MessagingMeters {
      * @param errorType the failure's class name for a failed run, else null
      */
     void processed(String stream, String group, Duration took, String errorType);
+
+    /**
+     * A group's built-in gauges ({@link GroupGaugeReading#definitions()}) are reported, each read through
+     * {@code gauges} when collected, until the returned observation closes.
+     */
+    GroupObservation observe(GroupGaugeReading gauges);
 }

@@ -1,8 +1,12 @@
 package io.sqlstreams.engine.telemetry;
 
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
@@ -10,6 +14,9 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapPropagator;
+import io.sqlstreams.Measurement;
+import io.sqlstreams.MetricDefinition;
+import io.sqlstreams.engine.Diagnostics;
 
 /**
  * Traces through an OpenTelemetry instance: a PRODUCER span per produce call made while a span is current (any
@@ -21,20 +28,24 @@ final class OpenTelemetryTelemetry implements Telemetry {
     private final Tracer tracer;
     private final TextMapPropagator propagator = W3CTraceContextPropagator.getInstance();
     private final MessagingMeters meters;
+    private final ObservedGroups observed;
+    private final Map<GroupKey, ProcessSpans> processSpans = new ConcurrentHashMap<>();
 
-    private OpenTelemetryTelemetry(Tracer tracer, MessagingMeters meters) {
+    private OpenTelemetryTelemetry(Tracer tracer, MessagingMeters meters, Diagnostics diagnostics) {
         this.tracer = tracer;
         this.meters = meters;
+        this.observed = new ObservedGroups(meters, diagnostics);
     }
 
     /**
      * @param openTelemetry an {@code io.opentelemetry.api.OpenTelemetry}
      * @param hostMeters    where the metrics go; {@link MessagingMeters#NONE} for the instance's own meter
+     * @param diagnostics   where a failed reading of a group's gauges is logged
      */
-    static Telemetry of(Object openTelemetry, MessagingMeters hostMeters) {
+    static Telemetry of(Object openTelemetry, MessagingMeters hostMeters, Diagnostics diagnostics) {
         OpenTelemetry instance = (OpenTelemetry) openTelemetry;
         return new OpenTelemetryTelemetry(instance.getTracer(MessagingConventions.INSTRUMENTATION_SCOPE),
-                hostMeters == MessagingMeters.NONE ? new OpenTelemetryMeters(instance) : hostMeters);
+                hostMeters == MessagingMeters.NONE ? new OpenTelemetryMeters(instance) : hostMeters, diagnostics);
     }
 
     @Override
@@ -54,13 +65,10 @@ final class OpenTelemetryTelemetry implements Telemetry {
             return ProcessTrace.NONE;
         }
         Context creation = propagator.extract(Context.root(), headers, HeaderCarrier.INSTANCE);
-        var span = tracer.spanBuilder(MessagingConventions.PROCESS + " " + stream)
+        ProcessSpans spans = processSpans.computeIfAbsent(new GroupKey(stream, group), ProcessSpans::of);
+        var span = tracer.spanBuilder(spans.name())
                 .setSpanKind(SpanKind.CONSUMER)
-                .setAttribute(MessagingAttributes.MESSAGING_SYSTEM, MessagingConventions.SYSTEM)
-                .setAttribute(MessagingAttributes.DESTINATION_NAME, stream)
-                .setAttribute(MessagingAttributes.CONSUMER_GROUP_NAME, group)
-                .setAttribute(MessagingAttributes.OPERATION_NAME, MessagingConventions.PROCESS)
-                .setAttribute(MessagingAttributes.OPERATION_TYPE, MessagingConventions.PROCESS)
+                .setAllAttributes(spans.attributes())
                 .setAttribute(MessagingAttributes.MESSAGE_ID, Long.toString(messageId))
                 .setAttribute(MessagingAttributes.ATTEMPT, (long) attempt);
         SpanContext creationSpan = Span.fromContext(creation).getSpanContext();
@@ -71,5 +79,24 @@ final class OpenTelemetryTelemetry implements Telemetry {
         }
         MeteredProcess metered = new MeteredProcess(meters, stream, group);
         return new OpenTelemetryProcess(span.startSpan(), metered);
+    }
+
+    @Override
+    public GroupObservation observe(String stream, String group, List<MetricDefinition> gauges,
+                                    Supplier<List<Measurement>> read) {
+        return Telemetry.reported(stream) ? observed.observe(stream, group, gauges, read) : GroupObservation.NONE;
+    }
+
+    /** What every process span of a group shares: its name and the group's attributes. */
+    private record ProcessSpans(String name, Attributes attributes) {
+        static ProcessSpans of(GroupKey group) {
+            return new ProcessSpans(MessagingConventions.PROCESS + " " + group.stream(), Attributes.builder()
+                    .put(MessagingAttributes.MESSAGING_SYSTEM, MessagingConventions.SYSTEM)
+                    .put(MessagingAttributes.DESTINATION_NAME, group.stream())
+                    .put(MessagingAttributes.CONSUMER_GROUP_NAME, group.group())
+                    .put(MessagingAttributes.OPERATION_NAME, MessagingConventions.PROCESS)
+                    .put(MessagingAttributes.OPERATION_TYPE, MessagingConventions.PROCESS)
+                    .build());
+        }
     }
 }

@@ -1,8 +1,12 @@
 package io.sqlstreams.engine.telemetry;
 
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.Measurement;
+import io.sqlstreams.MetricDefinition;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.Names;
 
@@ -23,6 +27,12 @@ public interface Telemetry {
                                     Map<String, String> headers) {
             return ProcessTrace.NONE;
         }
+
+        @Override
+        public GroupObservation observe(String stream, String group, List<MetricDefinition> gauges,
+                                    Supplier<List<Measurement>> read) {
+            return GroupObservation.NONE;
+        }
     };
 
     /**
@@ -32,10 +42,11 @@ public interface Telemetry {
      */
     static Telemetry of(ClientConfig config, MessagingMeters hostMeters, Diagnostics diagnostics) {
         if (config.openTelemetry() != null) {
-            return new GuardedTelemetry(OpenTelemetryTelemetry.of(config.openTelemetry(), hostMeters), diagnostics);
+            return new GuardedTelemetry(OpenTelemetryTelemetry.of(config.openTelemetry(), hostMeters, diagnostics),
+                    diagnostics);
         }
         return hostMeters == MessagingMeters.NONE ? OFF
-                : new GuardedTelemetry(new MeteredTelemetry(hostMeters), diagnostics);
+                : new GuardedTelemetry(new MeteredTelemetry(hostMeters, diagnostics), diagnostics);
     }
 
     /** Whether {@code stream} is reported: every stream but the library's own. */
@@ -53,4 +64,12 @@ public interface Telemetry {
      * @param headers the message's headers, where the producer's trace context travels
      */
     ProcessTrace process(String stream, String group, long messageId, int attempt, Map<String, String> headers);
+
+    /**
+     * A session of {@code group} starts: the group's {@code gauges}, all read together through {@code read}, are
+     * reported until the returned observation closes (or, while another session of the group runs here, until
+     * that one's).
+     */
+    GroupObservation observe(String stream, String group, List<MetricDefinition> gauges,
+                             Supplier<List<Measurement>> read);
 }

@@ -4,11 +4,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.sqlstreams.MetricDefinition;
+import io.sqlstreams.engine.telemetry.GroupGaugeReading;
+import io.sqlstreams.engine.telemetry.GroupObservation;
 import io.sqlstreams.engine.telemetry.MessagingConventions;
 import io.sqlstreams.engine.telemetry.MessagingMeters;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.enterprise.util.AnnotationLiteral;
 import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricID;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.MetricUnits;
 import org.eclipse.microprofile.metrics.Tag;
@@ -17,7 +21,8 @@ import org.eclipse.microprofile.metrics.annotation.RegistryType;
 /**
  * The messaging metrics in the application's MicroProfile Metrics registry, under the same names as in
  * OpenTelemetry. Tag names cannot hold dots there, so each attribute's dots become underscores
- * ({@code messaging_destination_name}); the process duration is a timer.
+ * ({@code messaging_destination_name}); the process duration is a timer. A group's gauges are registered while it
+ * is observed, each read through the group's reading when the registry is scraped (NaN while unread).
  */
 final class MicroProfileMeters implements MessagingMeters {
     private static final Metadata SENT = metadata(MessagingConventions.SENT_MESSAGES,
@@ -53,6 +58,21 @@ final class MicroProfileMeters implements MessagingMeters {
         // every series of a metric carries the same tag names there: a success's error type is empty
         registry.timer(DURATION, tags(stream, MessagingConventions.PROCESS, group, errorType == null ? "" : errorType))
                 .update(took);
+    }
+
+    @Override
+    public GroupObservation observe(GroupGaugeReading gauges) {
+        Tag[] tags = {tag(MessagingConventions.MESSAGING_SYSTEM, MessagingConventions.SYSTEM),
+                tag(MessagingConventions.DESTINATION_NAME, gauges.stream()),
+                tag(MessagingConventions.CONSUMER_GROUP_NAME, gauges.group())};
+        List<MetricID> registered = new ArrayList<>();
+        for (MetricDefinition definition : gauges.definitions()) {
+            registry.gauge(metadata(definition.name(), definition.description(),
+                    "ms".equals(definition.unit()) ? MetricUnits.MILLISECONDS : MetricUnits.NONE),
+                    () -> gauges.value(definition.name()).orElse(Double.NaN), tags);
+            registered.add(new MetricID(definition.name(), tags));
+        }
+        return () -> registered.forEach(registry::remove);
     }
 
     private static Tag[] tags(String stream, String operation, String group, String errorType) {

@@ -2,9 +2,13 @@
 
 -- name: group_gauges
 -- Every consumer group of the stream: the stream's head, the group's cursors, open range leases and its
--- exception rows by status (delayed rows count as ready); the age of the oldest unresolved row, 0 when none.
+-- exception rows by status (delayed rows count as ready); the age of the oldest unresolved row, 0 when none; and
+-- the live instances of its message consumer worker, one per running session.
 SELECT g.name AS group_name, now() AS observed_at, log_head.head, c.claimed, c.committed,
        (SELECT count(*) FROM {schema}.claim_lease_{id} l WHERE l.consumer_group_id = g.id) AS open_leases,
+       (SELECT count(*) FROM {schema}.worker_config w JOIN {schema}.worker_instance i ON i.worker_id = w.id
+        WHERE w.consumer_group_id = g.id AND w.name = 'message_consumer' AND i.expires_at > now())
+           AS live_instances,
        e.ready, e.inflight, e.deferred, e.dead,
        coalesce((extract(epoch FROM now() - e.oldest_unresolved) * 1000)::bigint, 0) AS oldest_unresolved_ms
 FROM {schema}.consumer_group_config g

@@ -52,7 +52,8 @@ class ResourceMetricsTest extends EngineTestBase {
         }, ConsumeOptions.builder().claimPollRate(Duration.ofMillis(20)).batchLimit(8).build())) {
             await().atMost(WAIT).untilAsserted(() ->
                     assertThat(values(stream.consumer("poisoned").metrics().snapshot()))
-                            .containsEntry("sqlstreams.consumer.cursor.committed", 40.0));
+                            .containsEntry("sqlstreams.consumer.cursor.committed", 40.0)
+                            .containsEntry("sqlstreams.consumer.instances.live", 1.0));
         }
 
         Map<String, Double> poisoned = values(stream.consumer("poisoned").metrics().snapshot());
@@ -63,14 +64,16 @@ class ResourceMetricsTest extends EngineTestBase {
                 .containsEntry("sqlstreams.consumer.exceptions.dead", 4.0)
                 .containsEntry("sqlstreams.consumer.exceptions.ready", 0.0)
                 .containsEntry("sqlstreams.consumer.exceptions.oldest_unresolved_age", 0.0)
-                .containsEntry("sqlstreams.consumer.open_leases", 0.0);
+                .containsEntry("sqlstreams.consumer.open_leases", 0.0)
+                .as("the stopped session released its instance")
+                .containsEntry("sqlstreams.consumer.instances.live", 0.0);
         List<Measurement> lagging = stream.consumer("lagging").metrics().snapshot();
         assertThat(values(lagging)).containsEntry("sqlstreams.consumer.cursor.head", 40.0)
                 .containsEntry("sqlstreams.consumer.cursor.committed", 0.0)
                 .containsEntry("sqlstreams.consumer.cursor.backlog", 40.0)
                 .containsEntry("sqlstreams.consumer.exceptions.dead", 0.0)
                 .containsEntry("sqlstreams.consumer.abandoned_routines.total", 0.0);
-        assertThat(lagging).as("SQL0080–SQL0093").hasSize(14).allSatisfy(measurement -> {
+        assertThat(lagging).as("SQL0080–SQL0093, SQL0155").hasSize(15).allSatisfy(measurement -> {
             assertThat(measurement.attributes()).isEqualTo(Map.of("stream", "metrics.orders", "group", "lagging"));
             assertThat(measurement.at()).isBetween(before, Instant.now().plusSeconds(5));
             assertThat(BuiltInMetrics.named(measurement.name()).orElseThrow().unit()).isEqualTo(measurement.unit());

@@ -14,6 +14,7 @@ import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageMeta;
+import io.sqlstreams.Outcome;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.Producer;
 import io.sqlstreams.SchemaVersion;
@@ -41,6 +42,7 @@ class HostMetersTest {
     }
 
     private final List<Recorded> recorded = new CopyOnWriteArrayList<>();
+    private final List<GroupGaugeReading> observed = new CopyOnWriteArrayList<>();
 
     private final MessagingMeters meters = new MessagingMeters() {
         @Override
@@ -57,6 +59,12 @@ class HostMetersTest {
         public void processed(String stream, String group, Duration took, String errorType) {
             assertThat(took).isPositive();
             recorded.add(new Recorded("processed", stream, group, 1, errorType));
+        }
+
+        @Override
+        public GroupObservation observe(GroupGaugeReading gauges) {
+            observed.add(gauges);
+            return () -> observed.remove(gauges);
         }
     };
 
@@ -95,6 +103,45 @@ class HostMetersTest {
     }
 
     @Test
+    void aGroupsGaugesAreHandedToTheHostOnceWhileItsSessionsRun(TestDatabase database) {
+        ClientConfig config = ClientConfig.builder().schema(database.schema()).logger(new RecordingLogger()).build();
+        try (EngineClient client = EngineClient.create(database.dataSource(), config, EngineEnvironment.standalone(),
+                meters)) {
+            StreamHandle<Order> stream = client.stream("orders.gauged", Order.class);
+            stream.register();
+            long last;
+            try (Producer<Order> producer = stream.producer().register()) {
+                producer.produce(new Order(1));
+                last = producer.produce(new Order(2)).id();
+            }
+            ConsumeOptions options = ConsumeOptions.builder().claimPollRate(Duration.ofMillis(20)).build();
+            ConsumerConfig declared = ConsumerConfig.defaults();
+            ConsumerSession first = stream.consumer("billing").register(declared).start(order -> {
+                if (order.n() == 2) {
+                    throw Outcome.terminal("declined");
+                }
+            }, options);
+            ConsumerSession second = stream.consumer("billing").register(declared).start(order -> { }, options);
+            await().atMost(WAIT).until(() -> stream.consumer("billing").inspect().committed() >= last);
+
+            assertThat(observed).as("one observation for the two sessions of the group").singleElement()
+                    .satisfies(gauges -> {
+                        assertThat(gauges.stream()).isEqualTo("orders.gauged");
+                        assertThat(gauges.group()).isEqualTo("billing");
+                        assertThat(gauges.value("sqlstreams.consumer.instances.live")).hasValue(2.0);
+                        assertThat(gauges.value("sqlstreams.consumer.exceptions.dead")).hasValue(1.0);
+                        assertThat(gauges.value("sqlstreams.consumer.cursor.backlog")).hasValue(0.0);
+                        assertThat(gauges.value("sqlstreams.stream.state.partitions")).as("not a group gauge")
+                                .isEmpty();
+                    });
+            first.close();
+            assertThat(observed).as("still observed while the second session runs").hasSize(1);
+            second.close();
+            assertThat(observed).as("taken back with the group's last session").isEmpty();
+        }
+    }
+
+    @Test
     void aMetricThatThrowsChangesNoOutcomeAndIsLogged(TestDatabase database) {
         RecordingLogger logger = new RecordingLogger();
         ClientConfig config = ClientConfig.builder().schema(database.schema()).logger(logger).build();
@@ -111,6 +158,11 @@ class HostMetersTest {
 
             @Override
             public void processed(String stream, String group, Duration took, String errorType) {
+                throw new IllegalStateException("registry closed");
+            }
+
+            @Override
+            public GroupObservation observe(GroupGaugeReading gauges) {
                 throw new IllegalStateException("registry closed");
             }
         };

@@ -1,6 +1,9 @@
 package io.sqlstreams.tck.liberty;
 
+import java.util.OptionalDouble;
+
 import io.sqlstreams.tck.TelemetryScenario;
+import io.sqlstreams.tck.telemetry.ReceivedMetricPoint;
 
 /** {@link TelemetryScenario} on Open Liberty, whose OpenTelemetry exports the metrics by OTLP too. */
 class TelemetryLibertyIT extends TelemetryScenario {
@@ -10,5 +13,13 @@ class TelemetryLibertyIT extends TelemetryScenario {
                 .anyMatch(point -> point.metric().equals("messaging.client.consumed.messages")
                         && group.equals(point.attributes().get("messaging.consumer.group.name"))
                         && point.value() >= 1);
+    }
+
+    @Override
+    protected OptionalDouble groupGauge(String name, String group) {
+        return receiver().metricPoints().stream()
+                .filter(point -> point.metric().equals(name)
+                        && group.equals(point.attributes().get("messaging.consumer.group.name")))
+                .reduce((earlier, later) -> later).stream().mapToDouble(ReceivedMetricPoint::value).findFirst();
     }
 }
