@@ -2,6 +2,7 @@ package io.sqlstreams.engine;
 
 import java.io.StringReader;
 import java.io.StringWriter;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -9,12 +10,10 @@ import jakarta.json.Json;
 import jakarta.json.JsonBuilderFactory;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonReaderFactory;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import jakarta.json.JsonWriter;
 import jakarta.json.JsonWriterFactory;
+import jakarta.json.stream.JsonParser;
+import jakarta.json.stream.JsonParserFactory;
 
 /**
  * A message's headers as the log stores them: one JSON object of text values, or SQL NULL for none, so a message
@@ -23,7 +22,7 @@ import jakarta.json.JsonWriterFactory;
  */
 public final class HeadersDocument {
     private static final JsonBuilderFactory BUILDERS = Json.createBuilderFactory(Map.of());
-    private static final JsonReaderFactory READERS = Json.createReaderFactory(Map.of());
+    private static final JsonParserFactory PARSERS = Json.createParserFactory(Map.of());
     private static final JsonWriterFactory WRITERS = Json.createWriterFactory(Map.of());
 
     private HeadersDocument() {
@@ -48,21 +47,29 @@ public final class HeadersDocument {
         return document.build();
     }
 
-    /** The headers of a stored document; empty for null. Values that are not text (never written) are skipped. */
+    /**
+     * The headers of a stored document; empty for null. Values that are not text (never written) are skipped. Read
+     * with the streaming parser: every traced message carries headers, so this runs once per delivery.
+     */
     public static Map<String, String> fromJson(String json) {
         if (json == null) {
             return Map.of();
         }
-        JsonObject document;
-        try (JsonReader reader = READERS.createReader(new StringReader(json))) {
-            document = reader.readObject();
-        }
-        Map<String, String> headers = new HashMap<>(document.size() * 2);
-        for (Map.Entry<String, JsonValue> header : document.entrySet()) {
-            if (header.getValue() instanceof JsonString text) {
-                headers.put(header.getKey(), text.getString());
+        Map<String, String> headers = new HashMap<>();
+        try (JsonParser parser = PARSERS.createParser(new StringReader(json))) {
+            parser.next();
+            String name = null;
+            while (parser.hasNext()) {
+                switch (parser.next()) {
+                    case KEY_NAME -> name = parser.getString();
+                    case VALUE_STRING -> headers.put(name, parser.getString());
+                    case START_OBJECT -> parser.skipObject();
+                    case START_ARRAY -> parser.skipArray();
+                    default -> {
+                    }
+                }
             }
         }
-        return Map.copyOf(headers);
+        return Collections.unmodifiableMap(headers);
     }
 }

@@ -1,5 +1,8 @@
 package io.sqlstreams.engine.telemetry;
 
+import java.util.EnumMap;
+import java.util.Map;
+
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;
@@ -12,6 +15,8 @@ import io.opentelemetry.context.Scope;
  * event, an error status for a failed run, and the run's duration.
  */
 final class OpenTelemetryProcess implements ProcessTrace {
+    private static final Map<RunEnd, Attributes> OUTCOMES = outcomes();
+
     private final Span span;
     private final MeteredProcess metered;
 
@@ -35,8 +40,16 @@ final class OpenTelemetryProcess implements ProcessTrace {
             }
             span.setStatus(StatusCode.ERROR, end.wireName());
         }
-        span.addEvent(MessagingConventions.OUTCOME_EVENT, Attributes.of(MessagingAttributes.OUTCOME, end.wireName()));
+        span.addEvent(MessagingConventions.OUTCOME_EVENT, OUTCOMES.get(end));
         span.end();
         metered.ended(end, failure);
+    }
+
+    private static Map<RunEnd, Attributes> outcomes() {
+        Map<RunEnd, Attributes> outcomes = new EnumMap<>(RunEnd.class);
+        for (RunEnd end : RunEnd.values()) {
+            outcomes.put(end, Attributes.of(MessagingAttributes.OUTCOME, end.wireName()));
+        }
+        return outcomes;
     }
 }

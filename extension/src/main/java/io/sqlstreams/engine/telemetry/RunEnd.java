@@ -17,9 +17,11 @@ public enum RunEnd {
     /** A newer version of the delivery's compaction key replaced it. */
     SUPERSEDED;
 
+    private final String wireName = name().toLowerCase(Locale.ROOT);
+
     /** The name the span event carries: {@code dead_lettered}. */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 
     /** Whether the run counts as failed (its span's status is an error). */
