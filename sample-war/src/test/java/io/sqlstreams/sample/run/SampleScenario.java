@@ -42,8 +42,6 @@ import jakarta.json.JsonString;
 abstract class SampleScenario {
     // a flaky customer's retry comes after the exception path's first backoff, 5 s by default
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(45);
-    /** The server's span of the request that places an order. */
-    private static final String REQUEST = "POST /api/orders";
 
     private static final HexFormat HEX = HexFormat.of();
 
@@ -53,6 +51,9 @@ abstract class SampleScenario {
 
     /** A run of the sample on the server under test, not started yet. */
     abstract SampleRun newRun();
+
+    /** The name the server gives the SERVER span of {@code POST /api/orders}. */
+    abstract String placeOrderSpanName();
 
     @BeforeAll
     void start() throws InterruptedException {
@@ -124,6 +125,7 @@ abstract class SampleScenario {
         assertThat(placed.status()).as("%s", placed.body()).isEqualTo(201);
         assertThat(settled(placed.body().getString("id")).getString("status")).isEqualTo("CHARGED");
 
+        String request = placeOrderSpanName();
         String sendRequested = "send " + PaymentRequestedV1.STREAM;
         String processRequested = "process " + PaymentRequestedV1.STREAM;
         String sendCharged = "send " + PaymentChargedV1.STREAM;
@@ -131,12 +133,12 @@ abstract class SampleScenario {
         List<SampleSpan> trace = await("the order's five spans").atMost(SETTLE_TIMEOUT)
                 .pollInterval(Duration.ofMillis(100)).until(() -> spansOf(traceId),
                         received -> received.stream().map(SampleSpan::name).collect(Collectors.toSet()).containsAll(
-                                List.of(REQUEST, sendRequested, processRequested, sendCharged, processCharged)));
+                                List.of(request, sendRequested, processRequested, sendCharged, processCharged)));
         assertThat(trace).as(lines(trace)).extracting(SampleSpan::name)
-                .containsExactlyInAnyOrder(REQUEST, sendRequested, processRequested, sendCharged, processCharged);
+                .containsExactlyInAnyOrder(request, sendRequested, processRequested, sendCharged, processCharged);
 
-        SampleSpan request = named(trace, REQUEST, "SERVER", clientSpanId);
-        SampleSpan requested = named(trace, sendRequested, "PRODUCER", request.spanId());
+        SampleSpan placing = named(trace, request, "SERVER", clientSpanId);
+        SampleSpan requested = named(trace, sendRequested, "PRODUCER", placing.spanId());
         SampleSpan charging = named(trace, processRequested, "CONSUMER", requested.spanId());
         SampleSpan charged = named(trace, sendCharged, "PRODUCER", charging.spanId());
         SampleSpan receipt = named(trace, processCharged, "CONSUMER", charged.spanId());

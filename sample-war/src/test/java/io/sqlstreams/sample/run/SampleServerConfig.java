@@ -34,13 +34,8 @@ final class SampleServerConfig {
                 .append("<!-- written by io.sqlstreams.sample.run.SampleServerConfig on every start -->\n<server>\n");
         variables.forEach((name, value) -> xml.append("  <variable name=\"").append(name).append("\" value=\"")
                 .append(attribute(value)).append("\"/>\n"));
-        xml.append("  <webApplication id=\"sqlstreams-sample\" name=\"sqlstreams-sample\" contextRoot=\"/\"")
-                .append(" location=\"").append(attribute(layout.war().toAbsolutePath().toString()))
-                .append("\">\n    <appProperties>\n");
-        applicationConfig.forEach((name, value) -> xml.append("      <property name=\"").append(attribute(name))
-                .append("\" value=\"").append(attribute(value)).append("\"/>\n"));
-        xml.append("    </appProperties>\n  </webApplication>\n").append(ConsoleUsers.registryXml())
-                .append("</server>\n");
+        webApplication(xml, layout, applicationConfig);
+        xml.append(ConsoleUsers.registryXml()).append("</server>\n");
         Path overrides = layout.serverDir().resolve("configDropins").resolve("overrides");
         try {
             Files.createDirectories(overrides);
@@ -48,6 +43,20 @@ final class SampleServerConfig {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the sample's configuration into " + overrides, e);
         }
+    }
+
+    /** The WAR at the context root, with {@code applicationConfig} as its {@code appProperties}. */
+    private static void webApplication(StringBuilder xml, ServerLayout layout, Map<String, String> applicationConfig) {
+        xml.append("  <webApplication id=\"sqlstreams-sample\" name=\"sqlstreams-sample\" contextRoot=\"/\"")
+                .append(" location=\"").append(attribute(layout.war().toAbsolutePath().toString()))
+                .append("\">\n");
+        if (!applicationConfig.isEmpty()) {
+            xml.append("    <appProperties>\n");
+            applicationConfig.forEach((name, value) -> xml.append("      <property name=\"").append(attribute(name))
+                    .append("\" value=\"").append(attribute(value)).append("\"/>\n"));
+            xml.append("    </appProperties>\n");
+        }
+        xml.append("  </webApplication>\n");
     }
 
     private static String attribute(String value) {
