@@ -34,7 +34,8 @@ public final class SampleRun implements AutoCloseable {
     /**
      * @param serverName   the server's name for a human
      * @param serverLog    where the server logs
-     * @param servers      starts the server on a database, its console output going to the given place
+     * @param servers      starts the server on a database, with MicroProfile Config for the sample, its console
+     *                     output going to the given place
      * @param serverOutput where the server's console output goes
      */
     private SampleRun(String serverName, Path serverLog, ServerStart servers, Redirect serverOutput) {
@@ -68,7 +69,7 @@ public final class SampleRun implements AutoCloseable {
      * Before {@link #start}: turns the sample's OpenTelemetry on, exporting its spans to a {@link TraceReceiver} of
      * this run, which hands each to {@code spans} as it arrives.
      */
-    public synchronized SampleRun traceTo(Consumer<SampleSpan> spans) {
+    synchronized SampleRun traceTo(Consumer<SampleSpan> spans) {
         this.spans = spans;
         return this;
     }
