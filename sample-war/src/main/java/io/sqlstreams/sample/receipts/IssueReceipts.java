@@ -14,11 +14,12 @@ import jakarta.inject.Inject;
  */
 @ApplicationScoped
 public class IssueReceipts {
+    public static final String GROUP = "receipts";
 
     @Inject
     ReceiptBook receipts;
 
-    void issue(@Observes @ConsumerGroup(stream = PaymentChargedV1.STREAM, group = "receipts")
+    void issue(@Observes @ConsumerGroup(stream = PaymentChargedV1.STREAM, group = GROUP)
                PaymentChargedV1 payment, MessageMeta meta) {
         receipts.issue(payment, meta);
     }

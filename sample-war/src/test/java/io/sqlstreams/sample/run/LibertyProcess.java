@@ -10,6 +10,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -30,10 +31,12 @@ final class LibertyProcess extends ChildProcessServer {
     /**
      * Writes the sample's additions to the server's configuration, then starts it.
      *
+     * @param applicationConfig MicroProfile Config for the sample, beside its own
      * @param output where the server's console output goes ({@code messages.log} has it too)
      */
-    static LibertyProcess start(ServerLayout layout, DatabaseCoordinates database, Redirect output) {
-        SampleServerConfig.write(layout, database);
+    static LibertyProcess start(ServerLayout layout, DatabaseCoordinates database,
+                                Map<String, String> applicationConfig, Redirect output) {
+        SampleServerConfig.write(layout, database, applicationConfig);
         FileTime started = FileTime.from(Instant.now());
         // --clean drops the cached configuration of an earlier run
         return new LibertyProcess(layout, started, launch(layout, List.of("run", layout.serverName(), "--clean"),

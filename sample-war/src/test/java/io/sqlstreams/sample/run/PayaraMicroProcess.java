@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -33,13 +34,18 @@ final class PayaraMicroProcess extends ChildProcessServer {
         this.httpPort = httpPort;
     }
 
-    /** @param output where Micro's console output goes (its log has it too) */
-    static PayaraMicroProcess start(PayaraLayout layout, DatabaseCoordinates database, Redirect output) {
+    /**
+     * @param applicationConfig MicroProfile Config for the sample, beside its own: system properties to Micro
+     * @param output            where Micro's console output goes (its log has it too)
+     */
+    static PayaraMicroProcess start(PayaraLayout layout, DatabaseCoordinates database,
+                                    Map<String, String> applicationConfig, Redirect output) {
         try {
             // a fresh start: Micro's root directory keeps the configuration of the last run, database port included
             deleteTree(layout.workDir());
             Files.createDirectories(layout.workDir());
             Properties system = systemProperties(layout, database);
+            system.putAll(applicationConfig);
             Path systemFile = layout.workDir().resolve("bootstrap.properties");
             try (Writer writer = Files.newBufferedWriter(systemFile)) {
                 system.store(writer, "written by io.sqlstreams.sample.run.PayaraMicroProcess on every start");

@@ -31,15 +31,28 @@ final class SampleClient {
     }
 
     Answer placeOrder(String customer, long amountCents) throws IOException, InterruptedException {
-        String body = Json.createObjectBuilder().add("customer", customer).add("amountCents", amountCents)
-                .add("currency", "EUR").build().toString();
-        return postOrder(HttpRequest.BodyPublishers.ofString(body));
+        return send(orderRequest(orderBody(customer, amountCents)));
+    }
+
+    /** {@link #placeOrder} as a traced client places it: in the W3C trace context {@code traceparent}. */
+    Answer placeOrderIn(String traceparent, String customer, long amountCents)
+            throws IOException, InterruptedException {
+        return send(orderRequest(orderBody(customer, amountCents)).header("traceparent", traceparent));
     }
 
     /** POST {@code api/orders} with any body, well-formed or not. */
     Answer postOrder(HttpRequest.BodyPublisher body) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(base.resolve("api/orders")).header("Content-Type", "application/json")
-                .POST(body));
+        return send(orderRequest(body));
+    }
+
+    private static HttpRequest.BodyPublisher orderBody(String customer, long amountCents) {
+        return HttpRequest.BodyPublishers.ofString(Json.createObjectBuilder().add("customer", customer)
+                .add("amountCents", amountCents).add("currency", "EUR").build().toString());
+    }
+
+    private HttpRequest.Builder orderRequest(HttpRequest.BodyPublisher body) {
+        return HttpRequest.newBuilder(base.resolve("api/orders")).header("Content-Type", "application/json")
+                .POST(body);
     }
 
     /** GET of a path relative to the application, such as {@code api/status}. */

@@ -9,4 +9,9 @@ class SampleOnLibertyIT extends SampleScenario {
     SampleRun newRun() {
         return SampleRun.onLiberty(Redirect.DISCARD);
     }
+
+    @Override
+    String placeOrderSpanName() {
+        return "POST /api/orders";
+    }
 }

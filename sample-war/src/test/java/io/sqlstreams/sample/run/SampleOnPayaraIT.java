@@ -9,4 +9,10 @@ class SampleOnPayaraIT extends SampleScenario {
     SampleRun newRun() {
         return SampleRun.onPayara(Redirect.DISCARD);
     }
+
+    /** Micro's JAX-RS span joins {@code @ApplicationPath("api")} and {@code @Path("orders")} without a slash. */
+    @Override
+    String placeOrderSpanName() {
+        return "POST /apiorders";
+    }
 }

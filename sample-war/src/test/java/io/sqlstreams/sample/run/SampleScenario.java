@@ -9,8 +9,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -20,30 +23,41 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
 
+import io.sqlstreams.sample.PaymentChargedV1;
+import io.sqlstreams.sample.PaymentRequestedV1;
 import io.sqlstreams.sample.charges.CardGateway;
+import io.sqlstreams.sample.charges.ChargeCards;
+import io.sqlstreams.sample.receipts.IssueReceipts;
 import io.sqlstreams.sample.run.SampleClient.Answer;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 
 /**
- * The sample as {@link RunSample} runs it, with an embedded PostgreSQL, on the server a subclass names: orders
- * placed over HTTP end charged, charged on the retry, or declined, each charged one with a receipt, both groups
- * catch up, and the server reports no incident.
+ * The sample as {@link RunSample} runs it, with an embedded PostgreSQL and its traces on
+ * ({@value RunSample#TRACE}), on the server a subclass names: orders placed over HTTP end charged, charged on the
+ * retry, or declined, each charged one with a receipt, both groups catch up, an order's spans form one trace, and
+ * the server reports no incident.
  */
 @TestInstance(Lifecycle.PER_CLASS)
 abstract class SampleScenario {
     // a flaky customer's retry comes after the exception path's first backoff, 5 s by default
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(45);
 
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final List<SampleSpan> spans = new CopyOnWriteArrayList<>();
     private SampleRun run;
     private SampleClient client;
 
     /** A run of the sample on the server under test, not started yet. */
     abstract SampleRun newRun();
 
+    /** The name the server gives the SERVER span of {@code POST /api/orders}. */
+    abstract String placeOrderSpanName();
+
     @BeforeAll
     void start() throws InterruptedException {
-        run = newRun();
+        run = newRun().traceTo(spans::add);
         run.start(EmbeddedDatabase::start);
         client = new SampleClient(run.baseUri());
     }
@@ -101,6 +115,70 @@ abstract class SampleScenario {
                 .startsWith("HOLDING");
         assertThat(run.server().incidents()).as("an expected retry or dead letter is no incident to the server")
                 .isEmpty();
+    }
+
+    @Test
+    void anOrderIsOneTraceFromItsRequestToItsReceipt() throws Exception {
+        String traceId = randomHex(16);
+        String clientSpanId = randomHex(8);
+        Answer placed = client.placeOrderIn("00-" + traceId + "-" + clientSpanId + "-01", "dora", 4200);
+        assertThat(placed.status()).as("%s", placed.body()).isEqualTo(201);
+        assertThat(settled(placed.body().getString("id")).getString("status")).isEqualTo("CHARGED");
+
+        String request = placeOrderSpanName();
+        String sendRequested = "send " + PaymentRequestedV1.STREAM;
+        String processRequested = "process " + PaymentRequestedV1.STREAM;
+        String sendCharged = "send " + PaymentChargedV1.STREAM;
+        String processCharged = "process " + PaymentChargedV1.STREAM;
+        List<SampleSpan> trace = await("the order's five spans").atMost(SETTLE_TIMEOUT)
+                .pollInterval(Duration.ofMillis(100)).until(() -> spansOf(traceId),
+                        received -> received.stream().map(SampleSpan::name).collect(Collectors.toSet()).containsAll(
+                                List.of(request, sendRequested, processRequested, sendCharged, processCharged)));
+        assertThat(trace).as(lines(trace)).extracting(SampleSpan::name)
+                .containsExactlyInAnyOrder(request, sendRequested, processRequested, sendCharged, processCharged);
+
+        SampleSpan placing = named(trace, request, "SERVER", clientSpanId);
+        SampleSpan requested = named(trace, sendRequested, "PRODUCER", placing.spanId());
+        SampleSpan charging = named(trace, processRequested, "CONSUMER", requested.spanId());
+        SampleSpan charged = named(trace, sendCharged, "PRODUCER", charging.spanId());
+        SampleSpan receipt = named(trace, processCharged, "CONSUMER", charged.spanId());
+        assertThat(requested.attributes()).containsEntry("messaging.system", "sqlstreams")
+                .containsEntry("messaging.destination.name", PaymentRequestedV1.STREAM)
+                .containsEntry("messaging.operation.type", "send").containsKey("messaging.message.id");
+        assertThat(charging.attributes()).containsEntry("messaging.system", "sqlstreams")
+                .containsEntry("messaging.destination.name", PaymentRequestedV1.STREAM)
+                .containsEntry("messaging.consumer.group.name", ChargeCards.GROUP)
+                .containsEntry("messaging.operation.type", "process")
+                .containsEntry("messaging.message.id", requested.attributes().get("messaging.message.id"))
+                .containsEntry("sqlstreams.delivery.attempt", 1L);
+        assertThat(charged.attributes()).containsEntry("messaging.destination.name", PaymentChargedV1.STREAM)
+                .containsEntry("messaging.operation.type", "send").containsKey("messaging.message.id");
+        assertThat(receipt.attributes()).containsEntry("messaging.destination.name", PaymentChargedV1.STREAM)
+                .containsEntry("messaging.consumer.group.name", IssueReceipts.GROUP)
+                .containsEntry("messaging.message.id", charged.attributes().get("messaging.message.id"))
+                .containsEntry("sqlstreams.delivery.attempt", 1L);
+    }
+
+    private List<SampleSpan> spansOf(String traceId) {
+        return spans.stream().filter(span -> span.traceId().equals(traceId)).toList();
+    }
+
+    /** The trace's one span called {@code name}, after checking its kind and its parent. */
+    private static SampleSpan named(List<SampleSpan> trace, String name, String kind, String parentSpanId) {
+        SampleSpan span = trace.stream().filter(candidate -> candidate.name().equals(name)).findFirst().orElseThrow();
+        assertThat(span.kind()).as(lines(trace)).isEqualTo(kind);
+        assertThat(span.parentSpanId()).as("the parent of %s in%n%s", name, lines(trace)).isEqualTo(parentSpanId);
+        return span;
+    }
+
+    private static String lines(List<SampleSpan> trace) {
+        return trace.stream().map(SampleSpan::line).collect(Collectors.joining(System.lineSeparator()));
+    }
+
+    private static String randomHex(int bytes) {
+        byte[] id = new byte[bytes];
+        ThreadLocalRandom.current().nextBytes(id);
+        return HEX.formatHex(id);
     }
 
     @Test

@@ -11,8 +11,9 @@ import java.util.Objects;
 /**
  * What the sample adds to the shared server configuration, written as a {@code configDropins/overrides} file
  * before each start: the WAR at the context root, the database as {@code pg.*} variables, which beat
- * {@code bootstrap.properties} (a {@code liberty.bootstrap.*} Maven property would replace that whole file), and
- * the console's demo users ({@link ConsoleUsers}).
+ * {@code bootstrap.properties} (a {@code liberty.bootstrap.*} Maven property would replace that whole file), the
+ * console's demo users ({@link ConsoleUsers}), and MicroProfile Config for the application, as its
+ * {@code appProperties}.
  */
 final class SampleServerConfig {
     static final String FILE = "sqlstreams-sample.xml";
@@ -20,7 +21,7 @@ final class SampleServerConfig {
     private SampleServerConfig() {
     }
 
-    static void write(ServerLayout layout, DatabaseCoordinates database) {
+    static void write(ServerLayout layout, DatabaseCoordinates database, Map<String, String> applicationConfig) {
         Map<String, String> variables = new LinkedHashMap<>();
         variables.put("pg.host", database.host());
         variables.put("pg.port", Integer.toString(database.port()));
@@ -33,9 +34,8 @@ final class SampleServerConfig {
                 .append("<!-- written by io.sqlstreams.sample.run.SampleServerConfig on every start -->\n<server>\n");
         variables.forEach((name, value) -> xml.append("  <variable name=\"").append(name).append("\" value=\"")
                 .append(attribute(value)).append("\"/>\n"));
-        xml.append("  <webApplication id=\"sqlstreams-sample\" name=\"sqlstreams-sample\" contextRoot=\"/\"")
-                .append(" location=\"").append(attribute(layout.war().toAbsolutePath().toString()))
-                .append("\"/>\n").append(ConsoleUsers.registryXml()).append("</server>\n");
+        webApplication(xml, layout, applicationConfig);
+        xml.append(ConsoleUsers.registryXml()).append("</server>\n");
         Path overrides = layout.serverDir().resolve("configDropins").resolve("overrides");
         try {
             Files.createDirectories(overrides);
@@ -43,6 +43,20 @@ final class SampleServerConfig {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the sample's configuration into " + overrides, e);
         }
+    }
+
+    /** The WAR at the context root, with {@code applicationConfig} as its {@code appProperties}. */
+    private static void webApplication(StringBuilder xml, ServerLayout layout, Map<String, String> applicationConfig) {
+        xml.append("  <webApplication id=\"sqlstreams-sample\" name=\"sqlstreams-sample\" contextRoot=\"/\"")
+                .append(" location=\"").append(attribute(layout.war().toAbsolutePath().toString()))
+                .append("\">\n");
+        if (!applicationConfig.isEmpty()) {
+            xml.append("    <appProperties>\n");
+            applicationConfig.forEach((name, value) -> xml.append("      <property name=\"").append(attribute(name))
+                    .append("\" value=\"").append(attribute(value)).append("\"/>\n"));
+            xml.append("    </appProperties>\n");
+        }
+        xml.append("  </webApplication>\n");
     }
 
     private static String attribute(String value) {
