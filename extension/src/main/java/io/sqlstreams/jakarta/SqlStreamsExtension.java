@@ -13,6 +13,7 @@ import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.StreamName;
 import io.sqlstreams.engine.Names;
+import io.sqlstreams.jakarta.messaging.StreamConnector;
 import io.sqlstreams.jakarta.config.GroupAddress;
 import io.sqlstreams.jakarta.config.ResolvedSettings;
 import io.sqlstreams.jakarta.config.SettingsProblem;
@@ -45,6 +46,21 @@ public class SqlStreamsExtension implements Extension {
                 SqlStreamsReadiness.class, SqlStreamsStartup.class)) {
             discovery.addAnnotatedType(beans.createAnnotatedType(type), SqlStreamsExtension.class.getName() + "."
                     + type.getSimpleName());
+        }
+        if (reactiveMessagingVisible()) {
+            discovery.addAnnotatedType(beans.createAnnotatedType(StreamConnector.class),
+                    SqlStreamsExtension.class.getName() + "." + StreamConnector.class.getSimpleName());
+        }
+    }
+
+    /** Whether the application sees the Reactive Messaging API (Open Liberty's mpReactiveMessaging-3.0 feature). */
+    private static boolean reactiveMessagingVisible() {
+        try {
+            Class.forName("org.eclipse.microprofile.reactive.messaging.spi.IncomingConnectorFactory", false,
+                    SqlStreamsExtension.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError absent) {
+            return false;
         }
     }
 
@@ -92,16 +108,7 @@ public class SqlStreamsExtension implements Extension {
     }
 
     void validate(@Observes AfterDeploymentValidation validation) {
-        Map<GroupAddress, ObservedGroup> byAddress = new LinkedHashMap<>();
-        for (ObservedGroup group : observed) {
-            ObservedGroup earlier = byAddress.putIfAbsent(group.address(), group);
-            if (earlier != null) {
-                problems.add(Code.SQL0136.id() + " " + group.describe() + " is observed twice: also by "
-                        + earlier.observer().getBeanClass().getName() + "; one observer per stream and group");
-            }
-        }
-        settings = SettingsResolver.resolve(ConfigProvider.getConfig(), byAddress.keySet());
-        settings.problems().stream().map(SettingsProblem::describe).forEach(problems::add);
+        settings();
         problems.forEach(problem -> validation.addDeploymentProblem(new DeploymentException(problem)));
     }
 
@@ -110,8 +117,23 @@ public class SqlStreamsExtension implements Extension {
         return List.copyOf(observed);
     }
 
-    /** The settings resolved at deployment validation. */
-    ResolvedSettings settings() {
+    /**
+     * The settings, resolved at deployment validation, or earlier when something asks for them first (a Reactive
+     * Messaging implementation opens the connector's channels in its own validation observer).
+     */
+    synchronized ResolvedSettings settings() {
+        if (settings == null) {
+            Map<GroupAddress, ObservedGroup> byAddress = new LinkedHashMap<>();
+            for (ObservedGroup group : observed) {
+                ObservedGroup earlier = byAddress.putIfAbsent(group.address(), group);
+                if (earlier != null) {
+                    problems.add(Code.SQL0136.id() + " " + group.describe() + " is observed twice: also by "
+                            + earlier.observer().getBeanClass().getName() + "; one observer per stream and group");
+                }
+            }
+            settings = SettingsResolver.resolve(ConfigProvider.getConfig(), byAddress.keySet());
+            settings.problems().stream().map(SettingsProblem::describe).forEach(problems::add);
+        }
         return settings;
     }
 

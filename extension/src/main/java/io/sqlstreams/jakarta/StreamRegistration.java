@@ -7,11 +7,11 @@ import io.sqlstreams.StreamHandle;
  * stream already registered is left as it is (its producer's declaration, which a later registration with other
  * settings replaces, logging SQL0061).
  */
-final class StreamRegistration {
+public final class StreamRegistration {
     private StreamRegistration() {
     }
 
-    static <T> StreamHandle<T> ifAbsent(StreamHandle<T> stream) {
+    public static <T> StreamHandle<T> ifAbsent(StreamHandle<T> stream) {
         if (stream.get().isEmpty()) {
             stream.register();
         }

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.reactivestreams.Subscriber;
@@ -16,8 +17,8 @@ import io.sqlstreams.SqlStreams;
 
 /**
  * A Reactive Streams subscriber that produces every message it receives to one stream, one at a time in the order
- * received, each in its own transaction: a message is acknowledged once its produce committed and nacked with the
- * failure when nothing was written. A message's payload class is its type on the stream (each class gets its own
+ * received, each in its own transaction on the channel's own thread (never in a transaction of the thread that sent
+ * it): a message is acknowledged once its produce committed and nacked with the failure when nothing was written. A message's payload class is its type on the stream (each class gets its own
  * producer, registered at its first message); an {@link OutgoingMessage} carries its produce options.
  */
 public final class OutgoingChannel implements Subscriber<Message<?>>, AutoCloseable {
@@ -25,15 +26,21 @@ public final class OutgoingChannel implements Subscriber<Message<?>>, AutoClosea
     private final SqlStreams client;
     private final String stream;
     private final ProducerConfig config;
+    private final Executor producing;
     private final Map<Class<?>, Producer<Object>> producers = new ConcurrentHashMap<>();
     private Subscription subscription;
     private volatile Throwable upstreamFailure;
 
-    public OutgoingChannel(String name, SqlStreams client, String stream, ProducerConfig config) {
+    /**
+     * @param producing runs the produces, one at a time (the channel requests the next message only when the last
+     *                  one is settled): a single thread of the channel's own
+     */
+    public OutgoingChannel(String name, SqlStreams client, String stream, ProducerConfig config, Executor producing) {
         this.name = Objects.requireNonNull(name, "name");
         this.client = Objects.requireNonNull(client, "client");
         this.stream = Objects.requireNonNull(stream, "stream");
         this.config = Objects.requireNonNull(config, "config");
+        this.producing = Objects.requireNonNull(producing, "producing");
     }
 
     @Override
@@ -50,6 +57,10 @@ public final class OutgoingChannel implements Subscriber<Message<?>>, AutoClosea
     @Override
     public void onNext(Message<?> message) {
         Objects.requireNonNull(message, "message");
+        producing.execute(() -> produce(message));
+    }
+
+    private void produce(Message<?> message) {
         try {
             producer(message.getPayload().getClass()).produce(message.getPayload(), optionsOf(message));
         } catch (RuntimeException failed) {

@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -42,6 +44,7 @@ class OutgoingChannelTest {
 
     private final AtomicLong requested = new AtomicLong();
     private final List<String> settled = new CopyOnWriteArrayList<>();
+    private final ExecutorService producing = Executors.newSingleThreadExecutor();
     private EngineClient client;
 
     @BeforeEach
@@ -52,6 +55,7 @@ class OutgoingChannelTest {
 
     @AfterEach
     void tearDown() {
+        producing.shutdownNow();
         client.close();
     }
 
@@ -60,7 +64,7 @@ class OutgoingChannelTest {
         StreamHandle<Order> stream = client.stream("orders.outgoing", Order.class);
         stream.register();
         try (OutgoingChannel channel = new OutgoingChannel("placed", client, "orders.outgoing",
-                ProducerConfig.defaults())) {
+                ProducerConfig.defaults(), producing)) {
             channel.onSubscribe(upstream());
             assertThat(requested).as("one at a time").hasValue(1);
 
@@ -68,8 +72,9 @@ class OutgoingChannelTest {
                     .header("tenant", "acme").build(), tracked("order 1")));
             channel.onNext(tracked(new Order(2), "order 2"));
 
+            await().atMost(WAIT).until(() -> settled.size() == 2);
             assertThat(settled).containsExactly("ack order 1", "ack order 2");
-            assertThat(requested).hasValue(3);
+            await().atMost(WAIT).until(() -> requested.get() == 3);
         }
 
         IncomingChannel<Order> reading = new IncomingChannel<>("check", stream.consumer("check")
@@ -95,13 +100,13 @@ class OutgoingChannelTest {
     void aFailedProduceNacksItsMessageAndTheChannelGoesOn() {
         List<Throwable> causes = new CopyOnWriteArrayList<>();
         try (OutgoingChannel channel = new OutgoingChannel("placed", client, "orders.unregistered",
-                ProducerConfig.defaults())) {
+                ProducerConfig.defaults(), producing)) {
             channel.onSubscribe(upstream());
             channel.onNext(Message.of(new Order(1), () -> CompletableFuture.completedFuture(null), cause -> {
                 causes.add(cause);
                 return CompletableFuture.completedFuture(null);
             }));
-            assertThat(requested).as("the next is requested all the same").hasValue(2);
+            await("the next is requested all the same").atMost(WAIT).until(() -> requested.get() == 2);
         }
         assertThat(causes).singleElement().isInstanceOfSatisfying(SqlStreamsException.class,
                 failure -> assertThat(failure.code().id()).isEqualTo("SQL0005"));

@@ -1,0 +1,97 @@
+package io.sqlstreams.jakarta.messaging;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.spi.Connector;
+import org.eclipse.microprofile.reactive.messaging.spi.IncomingConnectorFactory;
+import org.eclipse.microprofile.reactive.messaging.spi.OutgoingConnectorFactory;
+import org.eclipse.microprofile.reactive.streams.operators.PublisherBuilder;
+import org.eclipse.microprofile.reactive.streams.operators.ReactiveStreams;
+import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
+
+import io.sqlstreams.ConsumeOptions;
+import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.ConsumerInstance;
+import io.sqlstreams.ProducerConfig;
+import io.sqlstreams.SqlStreams;
+import io.sqlstreams.StreamHandle;
+import io.sqlstreams.engine.loop.NamedThreads;
+import io.sqlstreams.jakarta.ContainerResources;
+import io.sqlstreams.jakarta.SqlStreamsRuntime;
+import io.sqlstreams.jakarta.StreamRegistration;
+import io.sqlstreams.messaging.IncomingChannel;
+import io.sqlstreams.messaging.OutgoingChannel;
+
+/**
+ * The {@code sqlstreams} connector of MicroProfile Reactive Messaging: an incoming channel is a consumer group's
+ * session ({@link IncomingChannel}), an outgoing channel produces to a stream ({@link OutgoingChannel}), both on the
+ * application's client. Registered by the extension only where the Reactive Messaging API is visible.
+ */
+@ApplicationScoped
+@Connector(StreamConnector.NAME)
+public class StreamConnector implements IncomingConnectorFactory, OutgoingConnectorFactory {
+    public static final String NAME = "sqlstreams";
+    private static final Duration PRODUCE_DRAIN = Duration.ofSeconds(10);
+
+    @Inject
+    SqlStreamsRuntime runtime;
+    @Inject
+    ContainerResources resources;
+
+    private final List<IncomingChannel<?>> incoming = new CopyOnWriteArrayList<>();
+    private final List<OutgoingChannel> outgoing = new CopyOnWriteArrayList<>();
+    private final List<ExecutorService> producing = new CopyOnWriteArrayList<>();
+
+    @Override
+    public PublisherBuilder<? extends Message<?>> getPublisherBuilder(Config config) {
+        ChannelSettings settings = ChannelSettings.incoming(config);
+        IncomingChannel<?> channel = incomingChannel(settings, settings.payloadType());
+        incoming.add(channel);
+        return ReactiveStreams.fromPublisher(channel);
+    }
+
+    @Override
+    public SubscriberBuilder<? extends Message<?>, Void> getSubscriberBuilder(Config config) {
+        ChannelSettings settings = ChannelSettings.outgoing(config);
+        ExecutorService thread = Executors.newSingleThreadExecutor(NamedThreads.of(resources.threadFactory(),
+                "sqlstreams-channel-" + settings.channel()));
+        producing.add(thread);
+        OutgoingChannel channel = new OutgoingChannel(settings.channel(), runtime.client(), settings.stream(),
+                ProducerConfig.defaults(), thread);
+        outgoing.add(channel);
+        return ReactiveStreams.fromSubscriber(channel);
+    }
+
+    private <T> IncomingChannel<T> incomingChannel(ChannelSettings settings, Class<T> payloadType) {
+        SqlStreams client = runtime.client();
+        StreamHandle<T> stream = StreamRegistration.ifAbsent(client.stream(settings.stream(), payloadType));
+        ConsumerInstance<T> consumer = stream.consumer(settings.group()).register(ConsumerConfig.defaults());
+        return new IncomingChannel<>(settings.channel(), consumer, ConsumeOptions.defaults());
+    }
+
+    /** Stops the incoming sessions, lets the outgoing channels finish the produce in hand, then closes them. */
+    @PreDestroy
+    void stop() {
+        incoming.forEach(IncomingChannel::close);
+        producing.forEach(ExecutorService::shutdown);
+        for (ExecutorService thread : producing) {
+            try {
+                thread.awaitTermination(PRODUCE_DRAIN.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        outgoing.forEach(OutgoingChannel::close);
+    }
+}
