@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.ConsumerInspection;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.StreamHandle;
@@ -48,6 +50,8 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
                 CHANNEL + "stream", Payment.STREAM,
                 CHANNEL + "group", ReactiveCharges.GROUP,
                 CHANNEL + "payload-type", Payment.class.getName(),
+                CHANNEL + "message.timeout", "15s",
+                CHANNEL + "claim-poll-rate", "100ms",
                 RECEIPTS + "connector", "sqlstreams",
                 RECEIPTS + "stream", ReactiveCharges.RECEIPTS_STREAM));
     }
@@ -75,7 +79,10 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
 
         assertThat(JournalRows.read(SCHEMA)).extracting(JournalRows.Entry::messageId)
                 .as("every message handled once").containsExactlyInAnyOrderElementsOf(produced);
-        assertThat(stream.consumer(ReactiveCharges.GROUP).inspect().exceptions()).isEmpty();
+        ConsumerInspection group = stream.consumer(ReactiveCharges.GROUP).inspect();
+        assertThat(group.exceptions()).isEmpty();
+        assertThat(group.declaredConfig().message().timeout()).as("declared from the channel's keys")
+                .isEqualTo(Duration.ofSeconds(15));
 
         Map<String, String> receiptsByKey = new ConcurrentHashMap<>();
         try (ConsumerSession reading = receipts.consumer("receipt-check").register(ConsumerConfig.defaults())

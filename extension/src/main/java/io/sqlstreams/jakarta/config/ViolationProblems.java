@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -24,14 +25,14 @@ final class ViolationProblems {
     }
 
     /**
-     * @param suppliedBy the key each property of the group was read from, by property name
-     * @param keyId      the group segment to name when no key supplied the value
+     * @param suppliedBy    the key each property of the group was read from, by property name
+     * @param keyOfProperty the key to name, by property name, when no key supplied the value
      */
-    void report(InvalidConfigurationException invalid, GroupAddress address, String keyId,
+    void report(InvalidConfigurationException invalid, GroupAddress address, UnaryOperator<String> keyOfProperty,
                 Map<String, String> suppliedBy) {
         for (Violation violation : invalid.violations()) {
             String property = propertyName(violation.property());
-            String key = suppliedBy.getOrDefault(property, PropertyKeys.groupKey(keyId, property));
+            String key = suppliedBy.getOrDefault(property, keyOfProperty.apply(property));
             problems.invalid(key, "for group \"" + address.group() + "\" on stream \"" + address.stream() + "\": "
                     + shown(violation.value()) + " " + violation.rule(), List.of(address));
         }

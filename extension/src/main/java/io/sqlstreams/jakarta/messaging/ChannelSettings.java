@@ -19,7 +19,7 @@ import io.sqlstreams.engine.Names;
  * stream, and for an incoming channel the group and the payload class. Every problem of a channel is reported at
  * once, as SQL0108.
  */
-record ChannelSettings(String channel, String stream, String group, Class<?> payloadType) {
+record ChannelSettings(String channel, String direction, String stream, String group, Class<?> payloadType) {
     static final String STREAM = "stream";
     static final String GROUP = "group";
     static final String PAYLOAD_TYPE = "payload-type";
@@ -35,7 +35,8 @@ record ChannelSettings(String channel, String stream, String group, Class<?> pay
     private static ChannelSettings read(Config config, boolean incoming) {
         String channel = config.getOptionalValue(ConnectorFactory.CHANNEL_NAME_ATTRIBUTE, String.class)
                 .orElse("(unnamed)");
-        String prefix = "mp.messaging." + (incoming ? "incoming." : "outgoing.") + channel + ".";
+        String direction = incoming ? "incoming" : "outgoing";
+        String prefix = "mp.messaging." + direction + "." + channel + ".";
         List<Violation> problems = new ArrayList<>();
         String stream = name(config, STREAM, "stream", prefix, problems);
         String group = incoming ? name(config, GROUP, "consumer group", prefix, problems) : null;
@@ -43,7 +44,12 @@ record ChannelSettings(String channel, String stream, String group, Class<?> pay
         if (!problems.isEmpty()) {
             throw new InvalidConfigurationException(problems);
         }
-        return new ChannelSettings(channel, stream, group, payloadType);
+        return new ChannelSettings(channel, direction, stream, group, payloadType);
+    }
+
+    /** The prefix of the channel's keys as the application writes them: {@code mp.messaging.incoming.<channel>.}. */
+    String keyPrefix() {
+        return "mp.messaging." + direction + "." + channel + ".";
     }
 
     private static String name(Config config, String key, String what, String prefix, List<Violation> problems) {

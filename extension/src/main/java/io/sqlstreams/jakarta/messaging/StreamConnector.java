@@ -19,8 +19,6 @@ import org.eclipse.microprofile.reactive.streams.operators.PublisherBuilder;
 import org.eclipse.microprofile.reactive.streams.operators.ReactiveStreams;
 import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
 
-import io.sqlstreams.ConsumeOptions;
-import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SqlStreams;
@@ -29,6 +27,8 @@ import io.sqlstreams.engine.loop.NamedThreads;
 import io.sqlstreams.jakarta.ContainerResources;
 import io.sqlstreams.jakarta.SqlStreamsRuntime;
 import io.sqlstreams.jakarta.StreamRegistration;
+import io.sqlstreams.jakarta.config.ChannelGroupBinder;
+import io.sqlstreams.jakarta.config.GroupSettings;
 import io.sqlstreams.messaging.IncomingChannel;
 import io.sqlstreams.messaging.OutgoingChannel;
 
@@ -55,7 +55,9 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
     @Override
     public PublisherBuilder<? extends Message<?>> getPublisherBuilder(Config config) {
         ChannelSettings settings = ChannelSettings.incoming(config);
-        IncomingChannel<?> channel = incomingChannel(settings, settings.payloadType());
+        GroupSettings group = ChannelGroupBinder.bind(config, settings.stream(), settings.group(),
+                settings.keyPrefix());
+        IncomingChannel<?> channel = incomingChannel(settings, group, settings.payloadType());
         incoming.add(channel);
         return ReactiveStreams.fromPublisher(channel);
     }
@@ -72,11 +74,12 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
         return ReactiveStreams.fromSubscriber(channel);
     }
 
-    private <T> IncomingChannel<T> incomingChannel(ChannelSettings settings, Class<T> payloadType) {
+    private <T> IncomingChannel<T> incomingChannel(ChannelSettings settings, GroupSettings group,
+                                                   Class<T> payloadType) {
         SqlStreams client = runtime.client();
         StreamHandle<T> stream = StreamRegistration.ifAbsent(client.stream(settings.stream(), payloadType));
-        ConsumerInstance<T> consumer = stream.consumer(settings.group()).register(ConsumerConfig.defaults());
-        return new IncomingChannel<>(settings.channel(), consumer, ConsumeOptions.defaults());
+        ConsumerInstance<T> consumer = stream.consumer(settings.group()).register(group.declaration());
+        return new IncomingChannel<>(settings.channel(), consumer, group.options());
     }
 
     /** Stops the incoming sessions, lets the outgoing channels finish the produce in hand, then closes them. */

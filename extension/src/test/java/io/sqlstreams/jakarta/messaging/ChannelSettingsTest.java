@@ -31,13 +31,13 @@ class ChannelSettingsTest {
         ChannelSettings settings = ChannelSettings.incoming(channel(Map.of("stream", "orders.placed",
                 "group", "billing", "payload-type", Order.class.getName())));
 
-        assertThat(settings).isEqualTo(new ChannelSettings("orders", "orders.placed", "billing", Order.class));
+        assertThat(settings).isEqualTo(new ChannelSettings("orders", "incoming", "orders.placed", "billing", Order.class));
     }
 
     @Test
     void anOutgoingChannelNeedsOnlyItsStream() {
         assertThat(ChannelSettings.outgoing(channel(Map.of("stream", "orders.placed"))))
-                .isEqualTo(new ChannelSettings("orders", "orders.placed", null, null));
+                .isEqualTo(new ChannelSettings("orders", "outgoing", "orders.placed", null, null));
     }
 
     @Test
