@@ -61,6 +61,7 @@ public class SqlStreamsRuntime {
 
     private final Map<GroupAddress, GroupSupervisor<?>> supervisors = new LinkedHashMap<>();
     private final Map<GroupAddress, GroupState> idle = new LinkedHashMap<>();
+    private final Map<GroupAddress, Supplier<GroupState>> channels = new LinkedHashMap<>();
     private DataSource dataSource;
     private ThreadFactory threads;
     private HostedClient client;
@@ -224,7 +225,12 @@ public class SqlStreamsRuntime {
         }
     }
 
-    /** Every observed group's state on this instance, in discovery order. */
+    /** Reports the group of an incoming Reactive Messaging channel beside the observed groups, as {@code state} says. */
+    public synchronized void hostChannel(GroupAddress address, Supplier<GroupState> state) {
+        channels.put(address, state);
+    }
+
+    /** Every observed group's state on this instance, in discovery order, then each channel's group. */
     public synchronized Map<GroupAddress, GroupState> states() {
         Map<GroupAddress, GroupState> states = new LinkedHashMap<>();
         for (ObservedGroup group : extension.groups()) {
@@ -233,6 +239,7 @@ public class SqlStreamsRuntime {
                     : idle.getOrDefault(group.address(), new GroupState(GroupState.Status.NOT_STARTED, 0, null,
                     Clock.systemUTC().instant())));
         }
+        channels.forEach((address, state) -> states.put(address, state.get()));
         return states;
     }
 

@@ -22,6 +22,8 @@ final class ChannelSubscription<T> implements Subscription {
     private final Object signals = new Object();
     private boolean terminated;
     private ConsumerSession session;
+    private ConsumerSession began;
+    private Throwable signalledFailure;
     private boolean stopRequested;
 
     ChannelSubscription(String channel, Subscriber<? super Message<T>> subscriber) {
@@ -55,6 +57,7 @@ final class ChannelSubscription<T> implements Subscription {
         boolean cancelled;
         synchronized (this) {
             session = started;
+            began = started;
             cancelled = stopRequested;
         }
         if (cancelled) {
@@ -69,9 +72,23 @@ final class ChannelSubscription<T> implements Subscription {
                 return;
             }
             terminated = true;
+            synchronized (this) {
+                signalledFailure = failure;
+            }
             subscriber.onError(failure);
         }
         cancel();
+    }
+
+    synchronized ChannelStatus status() {
+        if (signalledFailure != null) {
+            return new ChannelStatus(ChannelStatus.Stage.STOPPED, signalledFailure);
+        }
+        if (began == null) {
+            return stopRequested ? new ChannelStatus(ChannelStatus.Stage.STOPPED, null) : ChannelStatus.WAITING;
+        }
+        return began.isRunning() ? ChannelStatus.RUNNING
+                : new ChannelStatus(ChannelStatus.Stage.STOPPED, began.failure().orElse(null));
     }
 
     /** Stops the session and waits for it, as the connector does when its application stops. */

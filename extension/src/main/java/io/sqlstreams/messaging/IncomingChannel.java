@@ -63,6 +63,12 @@ public final class IncomingChannel<T> implements Publisher<Message<T>> {
         }
     }
 
+    /** Where the channel stands: waiting until subscribed and its session began, then its session's state. */
+    public ChannelStatus status() {
+        ChannelSubscription<T> subscribed = subscription.get();
+        return subscribed == null ? ChannelStatus.WAITING : subscribed.status();
+    }
+
     /** Stops the channel's session and waits for it, as any session's stop does. */
     public void close() {
         ChannelSubscription<T> subscribed = subscription.get();

@@ -170,6 +170,19 @@ class IncomingChannelTest {
     }
 
     @Test
+    void theStatusFollowsTheSubscriptionAndTheSession() {
+        IncomingChannel<Order> channel = new IncomingChannel<>("orders", stream.consumer("billing")
+                .register(ConsumerConfig.defaults()), FAST);
+        assertThat(channel.status()).isEqualTo(new ChannelStatus(ChannelStatus.Stage.WAITING, null));
+
+        channel.subscribe(new RecordingSubscriber<>(1, IncomingMessage::ack));
+        assertThat(channel.status()).isEqualTo(new ChannelStatus(ChannelStatus.Stage.RUNNING, null));
+
+        channel.close();
+        assertThat(channel.status()).isEqualTo(new ChannelStatus(ChannelStatus.Stage.STOPPED, null));
+    }
+
+    @Test
     void aSecondSubscriberAndABadRequestAreSignalledAsErrors() {
         IncomingChannel<Order> channel = new IncomingChannel<>("orders", stream.consumer("billing")
                 .register(ConsumerConfig.defaults()), FAST);

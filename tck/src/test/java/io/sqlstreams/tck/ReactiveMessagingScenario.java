@@ -70,6 +70,19 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
     }
 
     @Test
+    void theChannelsGroupIsInTheHealthChecks() throws Exception {
+        String key = Payment.STREAM + "/" + ReactiveCharges.GROUP;
+        await().atMost(WAIT).untilAsserted(() -> {
+            for (String kind : List.of("ready", "live")) {
+                HealthEndpoint.Answer answer = health(kind);
+                assertThat(answer.status()).as("/health/%s answered %s", kind, answer.body()).isEqualTo(200);
+            }
+        });
+        assertThat(health("ready").data("sqlstreams-ready").getString(key)).isEqualTo("running");
+        assertThat(health("live").data("sqlstreams-sessions").getString(key)).isEqualTo("running");
+    }
+
+    @Test
     void anIncomingMethodReceivesEveryMessageOnce() throws Exception {
         List<Long> produced = produce(stream, "reactive", MESSAGES);
         long last = produced.get(produced.size() - 1);

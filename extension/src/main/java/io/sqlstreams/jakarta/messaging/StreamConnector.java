@@ -1,6 +1,8 @@
 package io.sqlstreams.jakarta.messaging;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -25,10 +27,12 @@ import io.sqlstreams.SqlStreams;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.loop.NamedThreads;
 import io.sqlstreams.jakarta.ContainerResources;
+import io.sqlstreams.jakarta.GroupState;
 import io.sqlstreams.jakarta.SqlStreamsRuntime;
 import io.sqlstreams.jakarta.StreamRegistration;
 import io.sqlstreams.jakarta.config.ChannelGroupBinder;
 import io.sqlstreams.jakarta.config.GroupSettings;
+import io.sqlstreams.messaging.ChannelStatus;
 import io.sqlstreams.messaging.IncomingChannel;
 import io.sqlstreams.messaging.OutgoingChannel;
 
@@ -59,6 +63,8 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
                 settings.keyPrefix());
         IncomingChannel<?> channel = incomingChannel(settings, group, settings.payloadType());
         incoming.add(channel);
+        Instant opened = Clock.systemUTC().instant();
+        runtime.hostChannel(group.address(), () -> health(settings.channel(), channel.status(), opened));
         return ReactiveStreams.fromPublisher(channel);
     }
 
@@ -80,6 +86,17 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
         StreamHandle<T> stream = StreamRegistration.ifAbsent(client.stream(settings.stream(), payloadType));
         ConsumerInstance<T> consumer = stream.consumer(settings.group()).register(group.declaration());
         return new IncomingChannel<>(settings.channel(), consumer, group.options());
+    }
+
+    /** A channel's status as its group's state in the health checks. */
+    private static GroupState health(String channel, ChannelStatus status, Instant since) {
+        return switch (status.stage()) {
+            case WAITING -> new GroupState(GroupState.Status.NOT_STARTED, 0, "channel " + channel
+                    + " waits for its subscriber", since);
+            case RUNNING -> new GroupState(GroupState.Status.RUNNING, 0, null, since);
+            case STOPPED -> status.failure() == null ? new GroupState(GroupState.Status.STOPPED, 0, null, since)
+                    : new GroupState(GroupState.Status.FAILED, 0, status.failure().toString(), since);
+        };
     }
 
     /** Stops the incoming sessions, lets the outgoing channels finish the produce in hand, then closes them. */
