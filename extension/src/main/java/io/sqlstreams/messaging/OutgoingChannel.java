@@ -2,7 +2,6 @@ package io.sqlstreams.messaging;
 
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
@@ -29,7 +28,6 @@ public final class OutgoingChannel implements Subscriber<Message<?>>, AutoClosea
     private final Executor producing;
     private final Map<Class<?>, Producer<Object>> producers = new ConcurrentHashMap<>();
     private Subscription subscription;
-    private volatile Throwable upstreamFailure;
 
     /**
      * @param producing runs the produces, one at a time (the channel requests the next message only when the last
@@ -72,18 +70,14 @@ public final class OutgoingChannel implements Subscriber<Message<?>>, AutoClosea
         subscription.request(1);
     }
 
+    /** The upstream failed: the Reactive Messaging implementation reports that; nothing more arrives. */
     @Override
     public void onError(Throwable failure) {
-        upstreamFailure = Objects.requireNonNull(failure, "failure");
+        Objects.requireNonNull(failure, "failure");
     }
 
     @Override
     public void onComplete() {
-    }
-
-    /** What ended the channel's upstream, if it failed. */
-    public Optional<Throwable> upstreamFailure() {
-        return Optional.ofNullable(upstreamFailure);
     }
 
     @Override
