@@ -3,11 +3,8 @@ package io.sqlstreams.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.jboss.arquillian.container.test.api.Deployer;
@@ -16,9 +13,6 @@ import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 
-import io.sqlstreams.ProduceItem;
-import io.sqlstreams.ProduceOptions;
-import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.tck.deployment.Payment;
 import io.sqlstreams.tck.deployment.Journal;
@@ -29,8 +23,6 @@ import io.sqlstreams.tck.deployment.keys.KeyedCards;
  * key succeeds in id order, and under {@code exclusive} (and ordered) no two runs of a key ever overlap.
  */
 public abstract class KeyedDeliveryScenario extends TckScenario {
-    private static final int MESSAGES = 200;
-    private static final int KEYS = 8;
 
     @ArquillianResource
     private Deployer deployer;
@@ -72,16 +64,14 @@ public abstract class KeyedDeliveryScenario extends TckScenario {
 
     @Test
     void anOrderedKeySucceedsInIdOrderAndNeverOverlapsAcrossTwoDeployments() throws Exception {
-        Map<String, List<JournalRows.Entry>> byKey = drain("ordered").stream()
-                .collect(Collectors.groupingBy(JournalRows.Entry::key));
-        byKey.forEach((key, ofKey) -> assertThat(ofKey.stream().filter(JournalRows.Entry::succeeded)
-                .map(JournalRows.Entry::messageId).toList()).as("successes of key %s", key).isSorted());
-        assertNoOverlaps(byKey);
+        Map<String, List<JournalRows.Entry>> byKey = KeyedRuns.byKey(drain("ordered"));
+        KeyedRuns.assertSuccessesInIdOrder(byKey);
+        KeyedRuns.assertNoOverlaps(byKey);
     }
 
     @Test
     void anExclusiveKeyNeverOverlapsAcrossTwoDeployments() throws Exception {
-        assertNoOverlaps(drain("exclusive").stream().collect(Collectors.groupingBy(JournalRows.Entry::key)));
+        KeyedRuns.assertNoOverlaps(KeyedRuns.byKey(drain("exclusive")));
     }
 
     /** Deploys both applications of the policy, produces, and returns every run once all succeeded. */
@@ -91,21 +81,11 @@ public abstract class KeyedDeliveryScenario extends TckScenario {
         List<String> applications = List.of("keyed-" + policy + "-a", "keyed-" + policy + "-b");
         applications.forEach(deployer::deploy);
         try {
-            List<ProduceItem<Payment>> items = new ArrayList<>();
-            for (int n = 1; n <= MESSAGES; n++) {
-                String key = "customer-" + n % KEYS;
-                items.add(ProduceItem.of(new Payment(key + "-order-" + n),
-                        ProduceOptions.builder().messageKey(key).build()));
-            }
-            try (Producer<Payment> producer = stream.producer().register()) {
-                for (int from = 0; from < MESSAGES; from += 20) {
-                    producer.produceBatch(items.subList(from, from + 20));
-                }
-            }
-            await().atMost(WAIT).until(() -> succeeded(JournalRows.read(schema)).count() == MESSAGES);
+            KeyedRuns.produce(stream, n -> "");
+            await().atMost(WAIT).until(() -> succeeded(JournalRows.read(schema)).count() == KeyedRuns.MESSAGES);
             List<JournalRows.Entry> runs = JournalRows.read(schema);
             assertThat(succeeded(runs).map(JournalRows.Entry::messageId).distinct().count())
-                    .as("every message succeeded exactly once").isEqualTo(MESSAGES);
+                    .as("every message succeeded exactly once").isEqualTo(KeyedRuns.MESSAGES);
             assertThat(runs.stream().map(JournalRows.Entry::deployment).distinct()).as("both deployments ran messages")
                     .containsExactlyInAnyOrderElementsOf(applications);
             return runs;
@@ -116,16 +96,5 @@ public abstract class KeyedDeliveryScenario extends TckScenario {
 
     private static Stream<JournalRows.Entry> succeeded(List<JournalRows.Entry> runs) {
         return runs.stream().filter(JournalRows.Entry::succeeded);
-    }
-
-    private static void assertNoOverlaps(Map<String, List<JournalRows.Entry>> byKey) {
-        byKey.forEach((key, ofKey) -> {
-            List<JournalRows.Entry> inOrder = ofKey.stream()
-                    .sorted(Comparator.comparing(JournalRows.Entry::startedAt)).toList();
-            for (int i = 1; i < inOrder.size(); i++) {
-                assertThat(inOrder.get(i).startedAt()).as("run %s of key %s starts after %s ended", inOrder.get(i),
-                        key, inOrder.get(i - 1)).isAfterOrEqualTo(inOrder.get(i - 1).ranAt());
-            }
-        });
     }
 }

@@ -1,10 +1,16 @@
 package io.sqlstreams.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,30 +19,43 @@ import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.test.api.ArquillianResource;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.ConsumeOptions;
+import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerInspection;
 import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.DeadLetterFilter;
 import io.sqlstreams.MessageMeta;
+import io.sqlstreams.PageRequest;
+import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.tck.deployment.Journal;
 import io.sqlstreams.tck.deployment.Payment;
 import io.sqlstreams.tck.deployment.reactive.ReactiveCharges;
+import io.sqlstreams.tck.deployment.reactive.ReactiveRefunds;
 
 /**
  * The sqlstreams connector of MicroProfile Reactive Messaging: an {@code @Incoming} method on a channel configured
- * with {@code connector=sqlstreams} receives every message of the stream once, as the group's deliveries, and what it
- * sends through an {@code Emitter} on an outgoing channel arrives on that channel's stream with its message key.
+ * with {@code connector=sqlstreams} receives every message of the stream once, as the group's deliveries; a nack
+ * retries after the configured backoff, a terminal nack dead-letters; ordered keys stay in order across two
+ * deployments of the channel's group; what the method sends through an {@code Emitter} on an outgoing channel
+ * arrives, with its message key, on that channel's stream, which the channel registered. Bad channel configuration
+ * fails the deployment with every problem in one SQL0108.
  */
 public abstract class ReactiveMessagingScenario extends TckScenario {
     private static final String APPLICATION = "reactive-messaging";
     private static final String SCHEMA = "tck_reactive_messaging";
     private static final String CHANNEL = "mp.messaging.incoming." + ReactiveCharges.CHANNEL + ".";
     private static final String RECEIPTS = "mp.messaging.outgoing." + ReactiveCharges.RECEIPTS + ".";
+    private static final String REFUNDS = "mp.messaging.incoming." + ReactiveRefunds.CHANNEL + ".";
+    private static final String KEYED_SCHEMA = "tck_reactive_keyed";
+    private static final List<String> KEYED = List.of("reactive-keyed-a", "reactive-keyed-b");
+    private static final String BAD = "reactive-bad-configuration";
     private static final int MESSAGES = 100;
+    private static final Duration BACKOFF = Duration.ofSeconds(2);
 
     @ArquillianResource
     private Deployer deployer;
@@ -45,32 +64,86 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
 
     @Deployment(name = APPLICATION, managed = false, testable = false)
     public static WebArchive application() {
-        return ApplicationArchive.journalling(APPLICATION, ReactiveCharges.class.getPackage(), SCHEMA, Map.of(
+        return ApplicationArchive.journalling(APPLICATION, ReactiveCharges.class.getPackage(), SCHEMA, withOtherChannels(Map.of(
                 CHANNEL + "connector", "sqlstreams",
                 CHANNEL + "stream", Payment.STREAM,
                 CHANNEL + "group", ReactiveCharges.GROUP,
                 CHANNEL + "payload-type", Payment.class.getName(),
                 CHANNEL + "message.timeout", "15s",
-                CHANNEL + "claim-poll-rate", "100ms",
-                RECEIPTS + "connector", "sqlstreams",
-                RECEIPTS + "stream", ReactiveCharges.RECEIPTS_STREAM));
+                CHANNEL + "message.retry.max-retries", "3",
+                CHANNEL + "exception-initial-backoff", BACKOFF.toMillis() + "ms",
+                CHANNEL + "claim-poll-rate", "100ms")));
     }
+
+    @Deployment(name = "reactive-keyed-a", managed = false, testable = false)
+    public static WebArchive keyedA() {
+        return keyed(KEYED.get(0));
+    }
+
+    @Deployment(name = "reactive-keyed-b", managed = false, testable = false)
+    public static WebArchive keyedB() {
+        return keyed(KEYED.get(1));
+    }
+
+    private static WebArchive keyed(String name) {
+        return ApplicationArchive.journalling(name, ReactiveCharges.class.getPackage(), KEYED_SCHEMA, withOtherChannels(Map.ofEntries(
+                Map.entry(Journal.deploymentProperty(), name),
+                Map.entry(CHANNEL + "connector", "sqlstreams"),
+                Map.entry(CHANNEL + "stream", Payment.STREAM),
+                Map.entry(CHANNEL + "group", ReactiveCharges.GROUP),
+                Map.entry(CHANNEL + "payload-type", Payment.class.getName()),
+                Map.entry(CHANNEL + "concurrency-override", "ordered"),
+                Map.entry(CHANNEL + "message.retry.max-retries", "5"),
+                Map.entry(CHANNEL + "exception-initial-backoff", "200ms"),
+                Map.entry(CHANNEL + "batch-limit", "4"),
+                Map.entry(CHANNEL + "message-concurrency", "4"),
+                Map.entry(CHANNEL + "claim-poll-rate", "50ms"))));
+    }
+
+    /** Four problems: a group name that is not one, a class the application lacks, a bad value, a mistyped key. */
+    @Deployment(name = BAD, managed = false, testable = false)
+    public static WebArchive badConfiguration() {
+        return ApplicationArchive.journalling(BAD, ReactiveCharges.class.getPackage(), SCHEMA, withOtherChannels(Map.of(
+                CHANNEL + "connector", "sqlstreams",
+                CHANNEL + "stream", Payment.STREAM,
+                CHANNEL + "group", "charges;drop",
+                CHANNEL + "payload-type", "com.example.Missing",
+                CHANNEL + "message.timeout", "10x",
+                CHANNEL + "batch-limt", "8")));
+    }
+
+    /** The receipts and refunds channels every deployment of the package needs, beside its payments channel. */
+    private static Map<String, String> withOtherChannels(Map<String, String> payments) {
+        Map<String, String> all = new HashMap<>(payments);
+        all.putAll(Map.of(
+                RECEIPTS + "connector", "sqlstreams",
+                RECEIPTS + "stream", ReactiveCharges.RECEIPTS_STREAM,
+                REFUNDS + "connector", "sqlstreams",
+                REFUNDS + "stream", ReactiveRefunds.STREAM,
+                REFUNDS + "group", ReactiveRefunds.GROUP,
+                REFUNDS + "payload-type", Payment.class.getName(),
+                REFUNDS + "claim-poll-rate", "100ms"));
+        return all;
+    }
+
+    /**
+     * The log where the library's diagnostic lines go while {@code deployment} runs: the server's own log, or the
+     * deployment's where the server runs one process per deployment.
+     */
+    protected abstract Path serverLog(String deployment);
 
     @BeforeEach
-    void registerTheStreamThenDeploy() throws SQLException {
+    void registerTheStream() throws SQLException {
         stream = paymentsWithJournal(SCHEMA);
         receipts = client(SCHEMA).stream(ReactiveCharges.RECEIPTS_STREAM, Payment.class);
-        receipts.register();
-        deployer.deploy(APPLICATION);
-    }
-
-    @AfterEach
-    void undeploy() {
-        deployer.undeploy(APPLICATION);
     }
 
     @Test
     void theChannelsGroupIsInTheHealthChecks() throws Exception {
+        whileDeployed(this::assertTheGroupIsRunning);
+    }
+
+    private void assertTheGroupIsRunning() throws Exception {
         String key = Payment.STREAM + "/" + ReactiveCharges.GROUP;
         await().atMost(WAIT).untilAsserted(() -> {
             for (String kind : List.of("ready", "live")) {
@@ -84,16 +157,23 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
 
     @Test
     void anIncomingMethodReceivesEveryMessageOnce() throws Exception {
+        whileDeployed(this::receiveEveryMessageOnce);
+    }
+
+    private void receiveEveryMessageOnce() throws Exception {
         List<Long> produced = produce(stream, "reactive", MESSAGES);
         long last = produced.get(produced.size() - 1);
 
         await().atMost(WAIT).untilAsserted(() -> assertThat(stream.consumer(ReactiveCharges.GROUP).inspect()
                 .committed()).isGreaterThanOrEqualTo(last));
 
-        assertThat(JournalRows.read(SCHEMA)).extracting(JournalRows.Entry::messageId)
+        assertThat(JournalRows.read(SCHEMA)).filteredOn(run -> run.order().startsWith("reactive-"))
+                .extracting(JournalRows.Entry::messageId)
                 .as("every message handled once").containsExactlyInAnyOrderElementsOf(produced);
-        ConsumerInspection group = stream.consumer(ReactiveCharges.GROUP).inspect();
-        assertThat(group.exceptions()).isEmpty();
+        ConsumerHandle<Payment> handle = stream.consumer(ReactiveCharges.GROUP);
+        assertThat(handle.deadLetters().count(DeadLetterFilter.all().idRange(produced.get(0), last)))
+                .as("none of them dead").isZero();
+        ConsumerInspection group = handle.inspect();
         assertThat(group.declaredConfig().message().timeout()).as("declared from the channel's keys")
                 .isEqualTo(Duration.ofSeconds(15));
 
@@ -102,9 +182,124 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
                 .start(receipt -> receiptsByKey.put(MessageMeta.current().messageKey(), receipt.order()),
                         ConsumeOptions.defaults())) {
             await("the emitted receipts on " + ReactiveCharges.RECEIPTS_STREAM).atMost(WAIT)
-                    .until(() -> receiptsByKey.size() == MESSAGES);
+                    .until(() -> receiptsByKey.keySet().stream().filter(order -> order.startsWith("reactive-"))
+                            .count() == MESSAGES);
         }
         assertThat(receiptsByKey).as("one receipt per order, keyed by it").allSatisfy((order, receipt) ->
                 assertThat(receipt).isEqualTo("receipt-" + order));
+    }
+
+    @Test
+    void aNackRetriesAfterTheBackoffAndATerminalNackDeadLetters() throws Exception {
+        whileDeployed(this::retryOnceThenDeadLetter);
+    }
+
+    private void retryOnceThenDeadLetter() throws Exception {
+        long failOnce;
+        long terminal;
+        try (Producer<Payment> producer = stream.producer().register()) {
+            failOnce = producer.produce(new Payment("fail-once-1")).id();
+            terminal = producer.produce(new Payment("terminal-1")).id();
+        }
+        ConsumerHandle<Payment> group = stream.consumer(ReactiveCharges.GROUP);
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(runsOf(failOnce)).hasSize(2);
+            assertThat(group.inspect().dead()).isEqualTo(1);
+        });
+        List<JournalRows.Entry> retried = runsOf(failOnce);
+        assertThat(retried).extracting(JournalRows.Entry::succeeded).containsExactly(false, true);
+        assertThat(Duration.between(retried.get(0).ranAt(), retried.get(1).ranAt()))
+                .as("the retry waited for the configured backoff").isGreaterThanOrEqualTo(BACKOFF);
+        assertThat(runsOf(terminal)).as("a terminal nack is not retried").hasSize(1);
+        assertThat(group.deadLetters().list(DeadLetterFilter.all(), PageRequest.first(10)).letters())
+                .singleElement().satisfies(dead -> {
+                    assertThat(dead.messageId()).isEqualTo(terminal);
+                    assertThat(dead.lastError()).contains("card declined for terminal-1");
+                });
+    }
+
+    @Test
+    void aPayloadMethodIsAckedOnReturnAndNackedWithWhatItThrows() throws Exception {
+        whileDeployed(this::acknowledgeAPayloadMethod);
+    }
+
+    private void acknowledgeAPayloadMethod() throws Exception {
+        StreamHandle<Payment> refunds = client(SCHEMA).stream(ReactiveRefunds.STREAM, Payment.class);
+        List<Long> ids = new ArrayList<>();
+        try (Producer<Payment> producer = refunds.producer().register()) {
+            for (String order : List.of("refund-1", "declined-2", "refund-3")) {
+                ids.add(producer.produce(new Payment(order)).id());
+            }
+        }
+        ConsumerHandle<Payment> group = refunds.consumer(ReactiveRefunds.GROUP);
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(group.inspect().committed()).isGreaterThanOrEqualTo(ids.get(2));
+            assertThat(group.inspect().dead()).isEqualTo(1);
+        });
+        assertThat(group.deadLetters().list(DeadLetterFilter.all(), PageRequest.first(10)).letters())
+                .singleElement().satisfies(dead -> {
+                    assertThat(dead.messageId()).isEqualTo(ids.get(1));
+                    assertThat(dead.lastError()).contains("refund declined for declined-2");
+                });
+    }
+
+    @Test
+    void anOrderedKeySucceedsInIdOrderAcrossTwoDeployments() throws Exception {
+        StreamHandle<Payment> keyed = paymentsWithJournal(KEYED_SCHEMA);
+        KEYED.forEach(deployer::deploy);
+        try {
+            KeyedRuns.produce(keyed, n -> n % 5 == 0 ? "fail-once-" : "");
+            await().atMost(WAIT).until(() -> JournalRows.read(KEYED_SCHEMA).stream()
+                    .filter(JournalRows.Entry::succeeded).count() == KeyedRuns.MESSAGES);
+            List<JournalRows.Entry> runs = JournalRows.read(KEYED_SCHEMA);
+            assertThat(runs.stream().filter(JournalRows.Entry::succeeded).map(JournalRows.Entry::messageId)
+                    .distinct().count()).as("every message succeeded exactly once").isEqualTo(KeyedRuns.MESSAGES);
+            assertThat(runs).filteredOn(run -> !run.succeeded()).as("each fail-once message was nacked once")
+                    .hasSize(KeyedRuns.MESSAGES / 5);
+            assertThat(runs.stream().map(JournalRows.Entry::deployment).distinct())
+                    .as("both deployments ran messages").containsExactlyInAnyOrderElementsOf(KEYED);
+            Map<String, List<JournalRows.Entry>> byKey = KeyedRuns.byKey(runs);
+            KeyedRuns.assertSuccessesInIdOrder(byKey);
+            KeyedRuns.assertNoOverlaps(byKey);
+        } finally {
+            KEYED.forEach(deployer::undeploy);
+        }
+    }
+
+    @Test
+    void badChannelConfigurationFailsTheDeploymentWithEveryProblem() {
+        assertThatThrownBy(() -> deployer.deploy(BAD)).as("the deployment fails").isInstanceOf(Exception.class);
+        try {
+            await().atMost(WAIT).untilAsserted(() -> assertThat(Files.readAllLines(serverLog(BAD),
+                    StandardCharsets.UTF_8)).anySatisfy(line -> assertThat(line).contains("SQL0108")
+                    .contains(CHANNEL + "group = charges;drop")
+                    .contains(CHANNEL + "payload-type = com.example.Missing: no such class in the application")
+                    .contains(CHANNEL + "message.timeout = 10x")
+                    .contains(CHANNEL + "batch-limt = 8: unknown key of a sqlstreams channel"
+                            + " (did you mean batch-limit?)")));
+        } finally {
+            deployer.undeploy(BAD);
+        }
+    }
+
+    /** Runs {@code check} with the application deployed, undeploying it whatever happens. */
+    private void whileDeployed(Check check) throws Exception {
+        deployer.deploy(APPLICATION);
+        try {
+            check.run();
+        } finally {
+            deployer.undeploy(APPLICATION);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Check {
+        void run() throws Exception;
+    }
+
+    private static List<JournalRows.Entry> runsOf(long messageId) throws SQLException {
+        return JournalRows.read(SCHEMA).stream().filter(entry -> entry.messageId() == messageId).toList();
     }
 }

@@ -3,6 +3,7 @@ package io.sqlstreams.jakarta.messaging;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -22,6 +23,8 @@ import org.eclipse.microprofile.reactive.streams.operators.ReactiveStreams;
 import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
 
 import io.sqlstreams.ConsumerInstance;
+import io.sqlstreams.InvalidConfigurationException;
+import io.sqlstreams.InvalidConfigurationException.Violation;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.StreamHandle;
@@ -31,6 +34,7 @@ import io.sqlstreams.jakarta.GroupState;
 import io.sqlstreams.jakarta.SqlStreamsRuntime;
 import io.sqlstreams.jakarta.StreamRegistration;
 import io.sqlstreams.jakarta.config.ChannelGroupBinder;
+import io.sqlstreams.jakarta.config.ChannelKeyCheck;
 import io.sqlstreams.jakarta.config.GroupSettings;
 import io.sqlstreams.messaging.ChannelStatus;
 import io.sqlstreams.messaging.IncomingChannel;
@@ -58,9 +62,10 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
 
     @Override
     public PublisherBuilder<? extends Message<?>> getPublisherBuilder(Config config) {
-        ChannelSettings settings = ChannelSettings.incoming(config);
-        GroupSettings group = ChannelGroupBinder.bind(config, settings.stream(), settings.group(),
-                settings.keyPrefix());
+        List<Violation> problems = new ArrayList<>();
+        ChannelSettings settings = ChannelSettings.incoming(config, problems);
+        GroupSettings group = ChannelGroupBinder.bind(config, settings.address(), settings.keyPrefix(), problems);
+        validate(settings, config, problems);
         IncomingChannel<?> channel = incomingChannel(settings, group, settings.payloadType());
         incoming.add(channel);
         Instant opened = Clock.systemUTC().instant();
@@ -70,7 +75,10 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
 
     @Override
     public SubscriberBuilder<? extends Message<?>, Void> getSubscriberBuilder(Config config) {
-        ChannelSettings settings = ChannelSettings.outgoing(config);
+        List<Violation> problems = new ArrayList<>();
+        ChannelSettings settings = ChannelSettings.outgoing(config, problems);
+        validate(settings, config, problems);
+        StreamRegistration.ifAbsent(runtime.client().stream(settings.stream(), Object.class));
         ExecutorService thread = Executors.newSingleThreadExecutor(NamedThreads.of(resources.threadFactory(),
                 "sqlstreams-channel-" + settings.channel()));
         producing.add(thread);
@@ -78,6 +86,14 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
                 ProducerConfig.defaults(), thread);
         outgoing.add(channel);
         return ReactiveStreams.fromSubscriber(channel);
+    }
+
+    /** Fails the channel, and with it the deployment, with every problem of its keys in one SQL0108. */
+    private static void validate(ChannelSettings settings, Config config, List<Violation> problems) {
+        ChannelKeyCheck.check(config, settings.keyPrefix(), problems);
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigurationException(problems);
+        }
     }
 
     private <T> IncomingChannel<T> incomingChannel(ChannelSettings settings, GroupSettings group,

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** Renders the catalogue as Markdown: one table per layer. */
+/** Renders the catalogue as Markdown: one table per layer, then the keys of a Reactive Messaging channel. */
 final class ConfigurationReference {
 
     private ConfigurationReference() {
@@ -24,6 +24,22 @@ final class ConfigurationReference {
                     .append(property.kind().syntax()).append(" | ")
                     .append(shownDefault(property.defaultValue())).append(" | ")
                     .append(property.description()).append(" |\n"));
+        }
+        markdown.append("\n### Reactive Messaging channels\n\n")
+                .append("The keys of a channel of the `sqlstreams` connector, after `mp.messaging.incoming.<channel>.` or")
+                .append(" `mp.messaging.outgoing.<channel>.`; `mp.messaging.connector.sqlstreams.` sets a default for")
+                .append(" every channel. An incoming channel also takes every ").append(Layer.GROUP_DECLARATION.title())
+                .append(" and ").append(Layer.SESSION_OPTION.title()).append(" property above under its own name")
+                .append(" (`mp.messaging.incoming.<channel>.message.timeout`); not the ")
+                .append(Layer.GROUP_RUNTIME.title()).append(" ones, which the Reactive Messaging implementation")
+                .append(" decides. A key nothing reads is a problem when it is within two edits of one of these")
+                .append(" or lies under `message.`, `message-min.` or `message-max.`; any other is left to the")
+                .append(" implementation (`broadcast`, `merge`, …).\n\n")
+                .append("| Key | Value | Default | Description |\n")
+                .append("| --- | --- | --- | --- |\n");
+        for (ChannelKey key : ChannelKey.values()) {
+            markdown.append("| `").append(key.key()).append("` | text | ").append(key.requirement()).append(" | ")
+                    .append(key.description()).append(" |\n");
         }
         return markdown.append('\n').toString();
     }

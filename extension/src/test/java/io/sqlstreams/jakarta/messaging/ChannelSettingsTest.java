@@ -1,9 +1,10 @@
 package io.sqlstreams.jakarta.messaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.eclipse.microprofile.config.Config;
@@ -11,8 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
-import io.sqlstreams.InvalidConfigurationException;
+import io.sqlstreams.InvalidConfigurationException.Violation;
 import io.sqlstreams.SchemaVersion;
+import io.sqlstreams.jakarta.config.GroupAddress;
 
 /**
  * A channel's configuration as the Reactive Messaging implementation hands it to the connector (the channel's keys
@@ -26,40 +28,45 @@ class ChannelSettingsTest {
     public record Unversioned(int n) {
     }
 
+    private final List<Violation> problems = new ArrayList<>();
+
     @Test
     void anIncomingChannelNamesItsStreamGroupAndPayloadClass() {
         ChannelSettings settings = ChannelSettings.incoming(channel(Map.of("stream", "orders.placed",
-                "group", "billing", "payload-type", Order.class.getName())));
+                "group", "billing", "payload-type", Order.class.getName())), problems);
 
+        assertThat(problems).isEmpty();
         assertThat(settings).isEqualTo(new ChannelSettings("orders", "incoming", "orders.placed", "billing", Order.class));
+        assertThat(settings.address()).isEqualTo(new GroupAddress("orders.placed", "billing"));
     }
 
     @Test
     void anOutgoingChannelNeedsOnlyItsStream() {
-        assertThat(ChannelSettings.outgoing(channel(Map.of("stream", "orders.placed"))))
+        assertThat(ChannelSettings.outgoing(channel(Map.of("stream", "orders.placed")), problems))
                 .isEqualTo(new ChannelSettings("orders", "outgoing", "orders.placed", null, null));
+        assertThat(problems).isEmpty();
     }
 
     @Test
-    void everyProblemOfAChannelIsReportedAtOnce() {
-        assertThatThrownBy(() -> ChannelSettings.incoming(channel(Map.of("stream", "orders;drop",
-                "payload-type", "com.example.Missing"))))
-                .isInstanceOfSatisfying(InvalidConfigurationException.class, invalid -> {
-                    assertThat(invalid.code().id()).isEqualTo("SQL0108");
-                    assertThat(invalid.violations()).extracting(InvalidConfigurationException.Violation::property)
-                            .containsExactly("mp.messaging.incoming.orders.stream",
-                                    "mp.messaging.incoming.orders.group",
-                                    "mp.messaging.incoming.orders.payload-type");
-                    assertThat(invalid.getMessage()).contains("no such class in the application")
-                            .contains("is required: the consumer group of the channel");
-                });
+    void everyProblemOfAChannelIsCollected() {
+        ChannelSettings settings = ChannelSettings.incoming(channel(Map.of("stream", "orders;drop",
+                "payload-type", "com.example.Missing")), problems);
+
+        assertThat(problems).extracting(Violation::property).containsExactly("mp.messaging.incoming.orders.stream",
+                "mp.messaging.incoming.orders.group", "mp.messaging.incoming.orders.payload-type");
+        assertThat(problems).extracting(Violation::rule).anySatisfy(rule ->
+                assertThat(rule).contains("no such class in the application")).anySatisfy(rule ->
+                assertThat(rule).contains("is required: the consumer group of the channel"));
+        assertThat(settings.address()).as("a missing name shows as unset")
+                .isEqualTo(new GroupAddress("orders;drop", "(unset)"));
     }
 
     @Test
     void aPayloadClassWithoutSchemaVersionIsRefused() {
-        assertThatThrownBy(() -> ChannelSettings.incoming(channel(Map.of("stream", "orders.placed",
-                "group", "billing", "payload-type", Unversioned.class.getName()))))
-                .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("has no @SchemaVersion");
+        ChannelSettings.incoming(channel(Map.of("stream", "orders.placed", "group", "billing",
+                "payload-type", Unversioned.class.getName())), problems);
+
+        assertThat(problems).extracting(Violation::rule).containsExactly("has no @SchemaVersion");
     }
 
     private static Config channel(Map<String, String> keys) {

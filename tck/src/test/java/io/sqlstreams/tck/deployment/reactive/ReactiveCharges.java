@@ -1,6 +1,7 @@
 package io.sqlstreams.tck.deployment.reactive;
 
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.concurrent.CompletionStage;
 
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -9,6 +10,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 import io.sqlstreams.MessageMeta;
+import io.sqlstreams.Outcome;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.messaging.OutgoingMessage;
 import io.sqlstreams.tck.deployment.Journal;
@@ -17,8 +19,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 /**
- * Charges payments arriving on a Reactive Messaging channel of the sqlstreams connector, journalling each, and sends
- * a receipt for each to an outgoing channel, keyed by its order.
+ * Charges payments arriving on a Reactive Messaging channel of the sqlstreams connector, journalling each run with
+ * its interval, and sends a receipt for each charged one to an outgoing channel, keyed by its order. The order says
+ * how a run ends: {@code …fail-once-…} is nacked with an exception on its first run, {@code …terminal-…} is nacked
+ * with {@code Outcome.terminal}; anything else is acked.
  */
 @ApplicationScoped
 public class ReactiveCharges {
@@ -26,6 +30,7 @@ public class ReactiveCharges {
     public static final String GROUP = "reactive-charges";
     public static final String RECEIPTS = "receipts";
     public static final String RECEIPTS_STREAM = "payments.receipts";
+    private static final long WORK_MILLIS = 2;
 
     @Inject
     Journal journal;
@@ -35,9 +40,20 @@ public class ReactiveCharges {
     Emitter<Payment> receipts;
 
     @Incoming(CHANNEL)
-    public CompletionStage<Void> charge(Message<Payment> message) throws SQLException {
-        journal.record(message.unwrap(MessageMeta.class), message.getPayload());
+    public CompletionStage<Void> charge(Message<Payment> message) throws SQLException, InterruptedException {
+        MessageMeta meta = message.unwrap(MessageMeta.class);
         String order = message.getPayload().order();
+        Instant started = Instant.now();
+        Thread.sleep(WORK_MILLIS);
+        boolean failsOnce = order.contains("fail-once-") && meta.attempt() == 1;
+        boolean declined = order.contains("terminal-");
+        journal.record(meta, message.getPayload(), started, Instant.now(), !failsOnce && !declined);
+        if (failsOnce) {
+            return message.nack(new IllegalStateException("card gateway timed out for " + order));
+        }
+        if (declined) {
+            return message.nack(Outcome.terminal("card declined for " + order));
+        }
         receipts.send(OutgoingMessage.of(new Payment("receipt-" + order),
                 ProduceOptions.builder().messageKey(order).build()));
         return message.ack();
