@@ -1,5 +1,6 @@
 package io.sqlstreams.tck;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -35,12 +36,33 @@ public final class ApplicationArchive {
 
     /** A WAR called {@code name} with the classes of {@code beans} and the given MicroProfile Config. */
     public static WebArchive of(String name, Package beans, Map<String, String> config) {
-        return ShrinkWrap.create(WebArchive.class, name + ".war")
+        return bundled(beans, ShrinkWrap.create(WebArchive.class, name + ".war")
                 .addPackage(beans)
                 .addAsResource(new StringAsset(properties(config)), "META-INF/microprofile-config.properties")
                 .addAsLibraries(library("sqlstreams-api.jar", SqlStreams.class),
                         library("sqlstreams-extension.jar", SqlStreamsExtension.class),
-                        library("cron-utils.jar", CronParser.class), library("slf4j-api.jar", LoggerFactory.class));
+                        library("cron-utils.jar", CronParser.class), library("slf4j-api.jar", LoggerFactory.class)));
+    }
+
+    /**
+     * {@code war} with the jars a server's run has the applications of {@code beans} bundle besides: those of the
+     * class path in the file that the system property {@code sqlstreams.tck.libraries.<last segment of beans>} names,
+     * if set (on Payara Micro, which has no Reactive Messaging, SmallRye's for the package {@code reactive}).
+     */
+    private static WebArchive bundled(Package beans, WebArchive war) {
+        String segment = beans.getName().substring(beans.getName().lastIndexOf('.') + 1);
+        String file = System.getProperty("sqlstreams.tck.libraries." + segment);
+        if (file == null || file.isBlank()) {
+            return war;
+        }
+        try {
+            for (String jar : Files.readString(Path.of(file)).strip().split(File.pathSeparator)) {
+                war.addAsLibrary(Path.of(jar).toFile());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the libraries of " + beans.getName() + " from " + file, e);
+        }
+        return war;
     }
 
     /**

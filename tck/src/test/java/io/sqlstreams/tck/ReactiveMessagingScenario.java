@@ -134,8 +134,10 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
     }
 
     @Test
-    void theChannelsGroupIsInTheHealthChecks() throws Exception {
+    void theChannelsGroupIsInTheHealthChecksAndStopsWithTheApplication() throws Exception {
         whileDeployed(this::assertTheGroupIsRunning);
+        assertThat(stream.consumer(ReactiveCharges.GROUP).workers()).as("the undeploy stopped the channel's session")
+                .isNotEmpty().allSatisfy(worker -> assertThat(worker.liveInstances()).as(worker.name()).isZero());
     }
 
     private void assertTheGroupIsRunning() throws Exception {

@@ -10,8 +10,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.BeforeDestroyed;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -115,9 +117,13 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
         };
     }
 
-    /** Stops the incoming sessions, lets the outgoing channels finish the produce in hand, then closes them. */
-    @PreDestroy
-    void stop() {
+    /**
+     * Stops the incoming sessions, lets the outgoing channels finish the produce in hand, then closes them. A CDI
+     * observer, not {@code @PreDestroy}: Payara's deployment scanner loads every class carrying a Jakarta lifecycle
+     * annotation, and this one cannot load where the application has no Reactive Messaging (AS-DEPLOYMENT-00011).
+     */
+    void stop(@Observes(notifyObserver = Reception.IF_EXISTS) @BeforeDestroyed(ApplicationScoped.class)
+              Object application) {
         incoming.forEach(IncomingChannel::close);
         producing.forEach(ExecutorService::shutdown);
         for (ExecutorService thread : producing) {
