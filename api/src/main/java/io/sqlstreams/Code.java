@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0155}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0156}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -481,7 +481,10 @@ public enum Code {
             "Check the server's telemetry configuration against the failure the line names; deliveries are not affected."),
     SQL0155(Kind.METRIC, Level.OFF, Recovery.NONE, "sqlstreams.consumer.instances.live",
             "Gauge of a group's consumer instances whose liveness has not expired ({instance}, group scope).",
-            "Zero while messages wait means nothing consumes the group; compare with the instances you deployed.");
+            "Zero while messages wait means nothing consumes the group; compare with the instances you deployed."),
+    SQL0156(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "ChannelClosed",
+            "A message reached an outgoing Reactive Messaging channel of the sqlstreams connector after the channel had closed, with its application stopping: it was not produced, and the message is nacked with this code.",
+            "Send before the application stops, or let the sender retry the nacked message once the application runs again.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

@@ -62,6 +62,7 @@ public class SqlStreamsRuntime {
     private final Map<GroupAddress, GroupSupervisor<?>> supervisors = new LinkedHashMap<>();
     private final Map<GroupAddress, GroupState> idle = new LinkedHashMap<>();
     private final Map<GroupAddress, Supplier<GroupState>> channels = new LinkedHashMap<>();
+    private final List<Runnable> channelStops = new ArrayList<>();
     private DataSource dataSource;
     private ThreadFactory threads;
     private HostedClient client;
@@ -181,10 +182,24 @@ public class SqlStreamsRuntime {
     }
 
     /**
-     * Drains every session at once, each on a thread of the server's managed thread factory, then closes the client
-     * (its part in the system manager and its wake-up); idempotent.
+     * Stops the Reactive Messaging channels first (their handlers may still produce), then drains every session at
+     * once, each on a thread of the server's managed thread factory, then closes the client (its part in the system
+     * manager and its wake-up); idempotent.
      */
     public void stop() {
+        List<Runnable> stoppingChannels;
+        synchronized (this) {
+            stoppingChannels = new ArrayList<>(channelStops);
+            channelStops.clear();
+        }
+        try {
+            stoppingChannels.forEach(Runnable::run);
+        } finally {
+            drainSessionsThenClose();
+        }
+    }
+
+    private void drainSessionsThenClose() {
         List<GroupSupervisor<?>> running;
         ThreadFactory drainThreads;
         synchronized (this) {
@@ -223,6 +238,11 @@ public class SqlStreamsRuntime {
         if (closing != null) {
             closing.close();
         }
+    }
+
+    /** Runs {@code stopping} when the application stops, before its sessions drain and its client closes. */
+    public synchronized void beforeSessionsStop(Runnable stopping) {
+        channelStops.add(stopping);
     }
 
     /** Reports the group of an incoming Reactive Messaging channel beside the observed groups, as {@code state} says. */

@@ -4,15 +4,18 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
+import io.sqlstreams.Code;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.Producer;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SqlStreams;
+import io.sqlstreams.SqlStreamsException;
 
 /**
  * A Reactive Streams subscriber that produces every message it receives to one stream, one at a time in the order
@@ -55,7 +58,12 @@ public final class OutgoingChannel implements Subscriber<Message<?>>, AutoClosea
     @Override
     public void onNext(Message<?> message) {
         Objects.requireNonNull(message, "message");
-        producing.execute(() -> produce(message));
+        try {
+            producing.execute(() -> produce(message));
+        } catch (RejectedExecutionException closed) {
+            message.nack(new SqlStreamsException(Code.SQL0156, this + " is closed (its application is stopping);"
+                    + " the message was not produced"));
+        }
     }
 
     private void produce(Message<?> message) {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -331,6 +332,26 @@ class ConsumerGroupExtensionTest {
                         .startsWith("failed: ").contains("SQL0014");
             });
             assertThat(readiness.call().getStatus()).isEqualTo(HealthCheckResponse.Status.DOWN);
+        }
+    }
+
+    @Test
+    void whatStopsBeforeTheSessionsRunsWhileTheyStillDoThenTheSessionsDrain() throws Exception {
+        List<String> seenAtStop = new CopyOnWriteArrayList<>();
+        try (CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
+            SqlStreamsRuntime runtime = container.select(SqlStreamsRuntime.class);
+            await().atMost(WAIT).until(() -> runtime.states().values().stream()
+                    .allMatch(state -> state.status() == GroupState.Status.RUNNING));
+            runtime.beforeSessionsStop(() -> runtime.states().values()
+                    .forEach(state -> seenAtStop.add(state.status().name())));
+
+            runtime.stop();
+
+            assertThat(seenAtStop).as("the group's state when the registered stop ran").containsExactly("RUNNING");
+            assertThat(runtime.states().values()).allSatisfy(state ->
+                    assertThat(state.status()).isNotEqualTo(GroupState.Status.RUNNING));
+            runtime.stop();
+            assertThat(seenAtStop).as("a registered stop runs once").hasSize(1);
         }
     }
 

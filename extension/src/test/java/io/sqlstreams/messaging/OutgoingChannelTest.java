@@ -32,7 +32,8 @@ import io.sqlstreams.testing.TestDatabase;
 
 /**
  * An outgoing channel against a real PostgreSQL: each message produced with the options it carries and then
- * acknowledged, one requested at a time; a produce that fails nacks its message and the channel goes on.
+ * acknowledged, one requested at a time; a produce that fails nacks its message and the channel goes on; a message
+ * arriving after the channel closed is nacked, never thrown back at the publisher.
  */
 @PostgresTest
 class OutgoingChannelTest {
@@ -102,14 +103,33 @@ class OutgoingChannelTest {
         try (OutgoingChannel channel = new OutgoingChannel("placed", client, "orders.unregistered",
                 ProducerConfig.defaults(), producing)) {
             channel.onSubscribe(upstream());
-            channel.onNext(Message.of(new Order(1), () -> CompletableFuture.completedFuture(null), cause -> {
-                causes.add(cause);
-                return CompletableFuture.completedFuture(null);
-            }));
+            channel.onNext(nackedInto(causes));
             await("the next is requested all the same").atMost(WAIT).until(() -> requested.get() == 2);
         }
         assertThat(causes).singleElement().isInstanceOfSatisfying(SqlStreamsException.class,
                 failure -> assertThat(failure.code().id()).isEqualTo("SQL0005"));
+    }
+
+    @Test
+    void aMessageAfterTheChannelClosedIsNackedWithSql0156() {
+        List<Throwable> causes = new CopyOnWriteArrayList<>();
+        try (OutgoingChannel channel = new OutgoingChannel("placed", client, "orders.outgoing",
+                ProducerConfig.defaults(), producing)) {
+            channel.onSubscribe(upstream());
+            producing.shutdown();
+            channel.onNext(nackedInto(causes));
+        }
+        assertThat(causes).singleElement().isInstanceOfSatisfying(SqlStreamsException.class,
+                failure -> assertThat(failure.getMessage()).startsWith("SQL0156 outgoing channel placed to stream"
+                        + " orders.outgoing is closed"));
+    }
+
+    /** Order 1, whose nack causes go to {@code causes}. */
+    private static Message<Order> nackedInto(List<Throwable> causes) {
+        return Message.of(new Order(1), () -> CompletableFuture.completedFuture(null), cause -> {
+            causes.add(cause);
+            return CompletableFuture.completedFuture(null);
+        });
     }
 
     private Subscription upstream() {

@@ -9,11 +9,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.BeforeDestroyed;
-import jakarta.enterprise.event.Observes;
-import jakarta.enterprise.event.Reception;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -61,6 +59,7 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
     private final List<IncomingChannel<?>> incoming = new CopyOnWriteArrayList<>();
     private final List<OutgoingChannel> outgoing = new CopyOnWriteArrayList<>();
     private final List<ExecutorService> producing = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean stopRegistered = new AtomicBoolean();
 
     @Override
     public PublisherBuilder<? extends Message<?>> getPublisherBuilder(Config config) {
@@ -70,6 +69,7 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
         validate(settings, config, problems);
         IncomingChannel<?> channel = incomingChannel(settings, group, settings.payloadType());
         incoming.add(channel);
+        stopWithTheApplication();
         Instant opened = Clock.systemUTC().instant();
         runtime.hostChannel(group.address(), () -> health(settings.channel(), channel.status(), opened));
         return ReactiveStreams.fromPublisher(channel);
@@ -87,7 +87,14 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
         OutgoingChannel channel = new OutgoingChannel(settings.channel(), runtime.client(), settings.stream(),
                 ProducerConfig.defaults(), thread);
         outgoing.add(channel);
+        stopWithTheApplication();
         return ReactiveStreams.fromSubscriber(channel);
+    }
+
+    private void stopWithTheApplication() {
+        if (stopRegistered.compareAndSet(false, true)) {
+            runtime.beforeSessionsStop(this::stop);
+        }
     }
 
     /** Fails the channel, and with it the deployment, with every problem of its keys in one SQL0108. */
@@ -118,12 +125,12 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
     }
 
     /**
-     * Stops the incoming sessions, lets the outgoing channels finish the produce in hand, then closes them. A CDI
-     * observer, not {@code @PreDestroy}: Payara's deployment scanner loads every class carrying a Jakarta lifecycle
-     * annotation, and this one cannot load where the application has no Reactive Messaging (AS-DEPLOYMENT-00011).
+     * Stops the incoming sessions, lets the outgoing channels finish the produce in hand, then closes them: when the
+     * application stops, before its sessions drain and its client closes. Registered with the runtime rather than as
+     * {@code @PreDestroy}: Payara's deployment scanner loads every class carrying a Jakarta lifecycle annotation, and
+     * this one cannot load where the application has no Reactive Messaging (AS-DEPLOYMENT-00011).
      */
-    void stop(@Observes(notifyObserver = Reception.IF_EXISTS) @BeforeDestroyed(ApplicationScoped.class)
-              Object application) {
+    private void stop() {
         incoming.forEach(IncomingChannel::close);
         producing.forEach(ExecutorService::shutdown);
         for (ExecutorService thread : producing) {
