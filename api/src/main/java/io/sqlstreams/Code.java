@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0156}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0157}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -484,7 +484,10 @@ public enum Code {
             "Zero while messages wait means nothing consumes the group; compare with the instances you deployed."),
     SQL0156(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "ChannelClosed",
             "A message reached an outgoing Reactive Messaging channel of the sqlstreams connector after the channel had closed, with its application stopping: it was not produced, and the message is nacked with this code.",
-            "Send before the application stops, or let the sender retry the nacked message once the application runs again.");
+            "Send before the application stops, or let the sender retry the nacked message once the application runs again."),
+    SQL0157(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "HandlerConnectionMisuse",
+            "A transactional handler tried to commit, roll back, close or change the auto-commit of the connection the library lent it: the transaction is the library's, so the call is refused with an SQLException, which fails the message (its writes rolled back to its savepoint, then retried) unless the handler catches it.",
+            "Let the handler return to commit and throw to roll back; do not close the connection, and use savepoints of your own for partial rollbacks.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

@@ -18,7 +18,8 @@ import io.sqlstreams.engine.loop.Loop;
 /**
  * The claim loop: first puts the group's binding set in place, then keeps the local queue filled with leased
  * ranges, taking room for a batch before each claim. A range's key chains go through the {@link KeyChainGate};
- * everything else, and the chains it admits at once, goes to the queue. Caught up, it waits ClaimPollRate or until
+ * everything else, and the chains it admits at once, goes to the queue; for a transactional handler the whole range
+ * goes as one unit, which takes its keys itself. Caught up, it waits ClaimPollRate or until
  * a commit on its stream is announced ({@link Loop#wake()}). While the group is paused it claims nothing.
  */
 final class ClaimLoop implements Loop.Body {
@@ -34,11 +35,12 @@ final class ClaimLoop implements Loop.Body {
     private final LocalQueue queue;
     private final KeyChainGate gate;
     private final RangeCommitter committer;
+    private final boolean wholeRanges;
     private boolean bindingsInPlace;
 
     ClaimLoop(Engine engine, RegisteredGroup group, ConsumeOptions options, ConsumerConfig declared,
               GroupConfigCache config, WorkerInstances instances, FreshClaimer claimer, LocalQueue queue,
-              KeyChainGate gate, RangeCommitter committer) {
+              KeyChainGate gate, RangeCommitter committer, boolean wholeRanges) {
         this.engine = engine;
         this.group = group;
         this.options = options;
@@ -49,6 +51,7 @@ final class ClaimLoop implements Loop.Body {
         this.queue = queue;
         this.gate = gate;
         this.committer = committer;
+        this.wholeRanges = wholeRanges;
     }
 
     @Override
@@ -119,11 +122,18 @@ final class ClaimLoop implements Loop.Body {
         enqueue(poll.range(), want);
     }
 
-    /** Queues a claimed range's deliveries; key chains the gate does not admit at once wait there. */
+    /**
+     * Queues a claimed range's deliveries: whole, for a transactional handler, or unit by unit, where key chains the
+     * gate does not admit at once wait there.
+     */
     private void enqueue(ClaimedRange range, int taken) {
         queue.settle(taken, range.deliveries().size());
         committer.opened(range);
         if (range.deliveries().isEmpty()) {
+            return;
+        }
+        if (wholeRanges) {
+            queue.add(DispatchUnit.whole(range));
             return;
         }
         List<DispatchUnit> units = DispatchUnit.of(range);

@@ -50,7 +50,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final RegisteredGroup group;
     private final Class<T> payloadType;
     private final int schemaVersion;
-    private final MessageHandler<T> handler;
+    private final SessionHandler<T> handler;
     private final ExecutorService handlerExecutor;
     private final ConsumeOptions options;
     private final ConsumerConfig declared;
@@ -73,7 +73,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     // Set by begin(), under this session's lock; stop() reads them once begin() has returned.
     private SessionExecutors executors;
     private KeyChainGate gate;
-    private Dispatcher<T> dispatcher;
+    private Dispatcher dispatcher;
     private RangeCommitter committer;
     private final List<Loop> workLoops = new ArrayList<>();
     private final List<Loop> upkeepLoops = new ArrayList<>();
@@ -82,7 +82,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private GroupObservation gauges = GroupObservation.NONE;
 
     ConsumeSession(Engine engine, RegisteredGroup group, Class<T> payloadType, int schemaVersion,
-                   MessageHandler<T> handler, ConsumeOptions options, ConsumerConfig declared,
+                   SessionHandler<T> handler, ConsumeOptions options, ConsumerConfig declared,
                    ExecutorService handlerExecutor, Consumer<ConsumeSession<T>> onStopped) {
         this.engine = engine;
         this.group = group;
@@ -128,9 +128,11 @@ final class ConsumeSession<T> implements ConsumerSession {
     /** Wires the session's parts over its executors and starts its loops, upkeep first. */
     private void startLoops() {
         LeaseBudget budget = LeaseBudget.of(options);
-        HandlerRunner<T> handlers = new HandlerRunner<>(engine, group, payloadType, handler, handlerExecutor,
-                executors.timer, options.resolvedTimeoutGrace(), counters,
-                new SlowDispatchAlarm(engine, group, options.resolvedSlowDispatchThreshold()));
+        boolean transactional = handler instanceof SessionHandler.Transactional<T>;
+        SlowDispatchAlarm slowDispatches = new SlowDispatchAlarm(engine, group,
+                options.resolvedSlowDispatchThreshold());
+        HandlerRunner<T> handlers = new HandlerRunner<>(engine, group, payloadType, handlerBody(), handlerExecutor,
+                executors.timer, options.resolvedTimeoutGrace(), counters, slowDispatches);
         KeyLeases keyLeases = new KeyLeases(engine, group);
         KeyedRunner<T> keyed = new KeyedRunner<>(handlers, keyLeases, budget);
         LocalQueue queue = new LocalQueue(options.resolvedQueueSize());
@@ -146,16 +148,21 @@ final class ConsumeSession<T> implements ConsumerSession {
                         dispatcher.deferUnrun(chain, reason);
                     }
                 });
-        committer = new RangeCommitter(engine, group, new RangeRecorder(engine, group, counters, keyLeases), config,
-                executors.recorder, gate::nudge);
-        dispatcher = new Dispatcher<>(engine, group, queue, handlers, keyed, gate, committer, budget,
-                options.resolvedMessageConcurrency());
+        RangeRecorder recorder = new RangeRecorder(engine, group, counters, keyLeases);
+        committer = new RangeCommitter(engine, group, recorder, config, executors.recorder, gate::nudge);
+        Dispatcher.UnitRunner units = handler instanceof SessionHandler.Transactional<T> inTransaction
+                ? new RangeTransactions<>(engine, group, payloadType, inTransaction,
+                        new RangeTransactions.SessionParts(handlerExecutor, executors.timer, budget, keyLeases,
+                                recorder, committer, config, counters, slowDispatches))
+                : new ChainRunner<>(engine, group, handlers, keyed, gate, committer, budget);
+        dispatcher = new Dispatcher(engine, group, queue, units, committer, options.resolvedMessageConcurrency());
         RangeReader reader = new RangeReader(engine, group, schemaVersion);
         ClaimLoop claims = new ClaimLoop(engine, group, options, declared, config, instances,
-                new FreshClaimer(engine, group, schemaVersion, reader, counters), queue, gate, committer);
+                new FreshClaimer(engine, group, schemaVersion, reader, counters), queue, gate, committer,
+                transactional);
         ExceptionLoop<T> exceptions = new ExceptionLoop<>(engine, group, options, config,
                 new ExceptionConsumer<>(engine, group, schemaVersion, reader, keyed, counters, this::advanceCursor,
-                        halt), budget);
+                        halt, transactional), budget);
 
         heartbeat = loop(upkeepLoops, "heartbeat", Loop.every(options.resolvedInstanceTtl().dividedBy(2),
                 this::renewLiveness));
@@ -165,6 +172,15 @@ final class ConsumeSession<T> implements ConsumerSession {
         wakeups = engine.wakeups().subscribe(group.streamId(), claiming::wake);
         loop(workLoops, "dispatch", dispatcher);
         loop(workLoops, "exceptions", exceptions);
+    }
+
+    /** What a run does with its payload: calls the plain handler, or the transactional one in its transaction. */
+    private HandlerRunner.HandlerBody<T> handlerBody() {
+        if (handler instanceof SessionHandler.Transactional<T> inTransaction) {
+            return new RetryTransactions<>(engine.database().dataSource(), inTransaction.handler());
+        }
+        MessageHandler<T> plain = ((SessionHandler.Plain<T>) handler).handler();
+        return (delivery, payload) -> plain.handle(payload);
     }
 
     private List<Measurement> readGroupGauges() {

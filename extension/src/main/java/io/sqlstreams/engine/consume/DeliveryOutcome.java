@@ -5,6 +5,11 @@ import java.time.Duration;
 /** How one run of a delivery ended, as the engine records it. */
 sealed interface DeliveryOutcome {
 
+    /** Whether the next message of an ordered key may run after this one: it succeeded, went dead or was superseded. */
+    default boolean letsTheOrderedKeyContinue() {
+        return this instanceof Success || this instanceof Dead || this instanceof Superseded;
+    }
+
     /** The handler returned normally. */
     record Success() implements DeliveryOutcome {
     }

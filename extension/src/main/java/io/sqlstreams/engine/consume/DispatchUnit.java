@@ -10,8 +10,9 @@ import io.sqlstreams.engine.query.KeyLeaseQueries.WantedKey;
 
 /**
  * What the dispatcher runs under one permit: a single message, or a key chain, every exclusive or ordered
- * message of one key in a range, run one after another under the key lease the range took for it. A compacted
- * message stays single: it takes its own lease, which re-checks that it is still its key's head.
+ * message of one key in a range, run one after another under the key lease the range took for it, or, for a
+ * transactional handler, a whole range. A compacted message stays single: it takes its own lease, which re-checks
+ * that it is still its key's head.
  */
 record DispatchUnit(ClaimedRange range, List<Delivery> deliveries, Kind kind) {
 
@@ -20,7 +21,14 @@ record DispatchUnit(ClaimedRange range, List<Delivery> deliveries, Kind kind) {
         /** one key's messages in id order; a failure leaves the rest of the chain to run */
         EXCLUSIVE_CHAIN,
         /** one key's messages in id order; after a failure, delay or deferral the rest is deferred unrun */
-        ORDERED_CHAIN
+        ORDERED_CHAIN,
+        /** every message of a range, for a transactional handler's one transaction ({@link RangeTransactions}) */
+        RANGE
+    }
+
+    /** The whole of a range as one unit. */
+    static DispatchUnit whole(ClaimedRange range) {
+        return new DispatchUnit(range, range.deliveries(), Kind.RANGE);
     }
 
     /** The units of a range in id order of their first message. */
@@ -56,7 +64,7 @@ record DispatchUnit(ClaimedRange range, List<Delivery> deliveries, Kind kind) {
     }
 
     boolean chain() {
-        return kind != Kind.SINGLE;
+        return kind == Kind.EXCLUSIVE_CHAIN || kind == Kind.ORDERED_CHAIN;
     }
 
     String messageKey() {

@@ -2,7 +2,6 @@ package io.sqlstreams.engine.consume;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -12,35 +11,33 @@ import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.loop.Loop;
 
 /**
- * The dispatch loop: takes units off the local queue and runs each under one of MessageConcurrency permits, a key
- * chain message after message. A queued message starts only while its range's lease still holds its
- * {@link LeaseBudget}; otherwise the range waits for a reclaim (SQL0105).
+ * The dispatch loop: takes units off the local queue and runs each under one of MessageConcurrency permits, with
+ * the session's {@link UnitRunner}.
  */
-final class Dispatcher<T> implements Loop.Body {
+final class Dispatcher implements Loop.Body {
     private static final Duration POLL = Duration.ofMillis(50);
 
     private final Engine engine;
     private final RegisteredGroup group;
     private final LocalQueue queue;
-    private final HandlerRunner<T> handlers;
-    private final KeyedRunner<T> keyed;
-    private final KeyChainGate gate;
+    private final UnitRunner units;
     private final RangeCommitter committer;
-    private final LeaseBudget budget;
     private final int concurrency;
     private final Semaphore permits;
 
-    Dispatcher(Engine engine, RegisteredGroup group, LocalQueue queue, HandlerRunner<T> handlers,
-               KeyedRunner<T> keyed, KeyChainGate gate, RangeCommitter committer, LeaseBudget budget,
+    /** Runs one dispatched unit; the future completes when the unit's last message has its outcome. */
+    @FunctionalInterface
+    interface UnitRunner {
+        CompletableFuture<Void> run(DispatchUnit unit);
+    }
+
+    Dispatcher(Engine engine, RegisteredGroup group, LocalQueue queue, UnitRunner units, RangeCommitter committer,
                int concurrency) {
         this.engine = engine;
         this.group = group;
         this.queue = queue;
-        this.handlers = handlers;
-        this.keyed = keyed;
-        this.gate = gate;
+        this.units = units;
         this.committer = committer;
-        this.budget = budget;
         this.concurrency = concurrency;
         this.permits = new Semaphore(concurrency);
     }
@@ -64,7 +61,7 @@ final class Dispatcher<T> implements Loop.Body {
             permits.release();
             return;
         }
-        runUnit(next, 0).whenComplete((done, failure) -> permits.release());
+        units.run(next).whenComplete((done, failure) -> permits.release());
     }
 
     /** A chain that never reached the queue (the gate refused it, or the session stopped): deferred unrun. */
@@ -91,50 +88,4 @@ final class Dispatcher<T> implements Loop.Body {
         }
     }
 
-    /**
-     * Runs a unit from {@code index} on, message after message. In an ordered chain a message runs once the
-     * previous one succeeded, went dead or was superseded; after a failure, delay or deferral the rest of the
-     * chain is deferred without running. An exclusive chain runs every message whatever the previous outcome.
-     */
-    private CompletableFuture<Void> runUnit(DispatchUnit unit, int index) {
-        List<Delivery> chain = unit.deliveries();
-        ClaimedRange range = unit.range();
-        if (index == chain.size()) {
-            if (unit.chain()) {
-                gate.finished(unit);
-            }
-            return CompletableFuture.completedFuture(null);
-        }
-        Delivery delivery = chain.get(index);
-        Duration needed = budget.needed(delivery);
-        Duration left = Duration.between(engine.environment().clock().instant(), range.leaseDeadline());
-        if (left.compareTo(needed) < 0) {
-            range.markStale();
-            engine.diagnostics().event(Code.SQL0105, "queued message " + delivery.messageId() + " of " + group.describe()
-                    + " has " + left.toMillis() + " ms of lease left but needs " + needed.toMillis()
-                    + " ms; " + range.describe() + " waits for a reclaim");
-            return CompletableFuture.completedFuture(null);
-        }
-        if (!range.start()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        CompletableFuture<DeliveryOutcome> run = unit.chain() ? handlers.run(delivery) : keyed.run(delivery);
-        return run.thenCompose(outcome -> {
-            committer.record(range, delivery, outcome);
-            if (unit.kind() != DispatchUnit.Kind.ORDERED_CHAIN || letsTheChainContinue(outcome)) {
-                return runUnit(unit, index + 1);
-            }
-            gate.finished(unit);
-            for (Delivery follower : chain.subList(index + 1, chain.size())) {
-                committer.record(range, follower, new DeliveryOutcome.Deferred(
-                        "an earlier message of the key in the same range did not succeed"));
-            }
-            return CompletableFuture.completedFuture(null);
-        });
-    }
-
-    private static boolean letsTheChainContinue(DeliveryOutcome outcome) {
-        return outcome instanceof DeliveryOutcome.Success || outcome instanceof DeliveryOutcome.Dead
-                || outcome instanceof DeliveryOutcome.Superseded;
-    }
 }

@@ -1,13 +1,16 @@
 package io.sqlstreams.engine.consume;
 
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.sqlstreams.AlreadyConsumingException;
+import io.sqlstreams.BatchHandler;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
+import io.sqlstreams.TransactionalHandler;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.HostedClient;
 
@@ -31,6 +34,20 @@ public final class EngineConsumerInstance<T> implements HostedClient.HostedConsu
 
     @Override
     public void consume(MessageHandler<T> handler, ConsumeOptions options) {
+        consume(plain(handler), options);
+    }
+
+    @Override
+    public void consume(TransactionalHandler<T> handler, ConsumeOptions options) {
+        consume(transactional(handler), options);
+    }
+
+    @Override
+    public void consumeBatches(BatchHandler<T> handler, ConsumeOptions options) {
+        consume(batches(handler), options);
+    }
+
+    private void consume(SessionHandler<T> handler, ConsumeOptions options) {
         ConsumeSession<T> session = open(handler, options, engine.environment().handlerExecutor());
         try {
             session.awaitStopped();
@@ -54,7 +71,30 @@ public final class EngineConsumerInstance<T> implements HostedClient.HostedConsu
 
     @Override
     public ConsumerSession start(MessageHandler<T> handler, ConsumeOptions options, ExecutorService handlerExecutor) {
-        return open(handler, options, handlerExecutor);
+        return open(plain(handler), options, handlerExecutor);
+    }
+
+    @Override
+    public ConsumerSession start(TransactionalHandler<T> handler, ConsumeOptions options) {
+        return open(transactional(handler), options, engine.environment().handlerExecutor());
+    }
+
+    @Override
+    public ConsumerSession startBatches(BatchHandler<T> handler, ConsumeOptions options) {
+        return open(batches(handler), options, engine.environment().handlerExecutor());
+    }
+
+    private static <T> SessionHandler<T> plain(MessageHandler<T> handler) {
+        return new SessionHandler.Plain<>(Objects.requireNonNull(handler, "handler"));
+    }
+
+    private static <T> SessionHandler<T> transactional(TransactionalHandler<T> handler) {
+        return new SessionHandler.Transactional<>(Objects.requireNonNull(handler, "handler"), null);
+    }
+
+    private static <T> SessionHandler<T> batches(BatchHandler<T> handler) {
+        Objects.requireNonNull(handler, "handler");
+        return new SessionHandler.Transactional<>(OneItemBatches.of(handler), handler);
     }
 
     @Override
@@ -65,10 +105,7 @@ public final class EngineConsumerInstance<T> implements HostedClient.HostedConsu
         }
     }
 
-    private ConsumeSession<T> open(MessageHandler<T> handler, ConsumeOptions options, ExecutorService handlerExecutor) {
-        if (handler == null) {
-            throw new NullPointerException("handler");
-        }
+    private ConsumeSession<T> open(SessionHandler<T> handler, ConsumeOptions options, ExecutorService handlerExecutor) {
         ConsumeOptions resolved = options == null ? ConsumeOptions.defaults() : options;
         resolved.validate();
         ConsumeSession<T> session = new ConsumeSession<>(engine, group, payloadType, schemaVersion, handler, resolved,

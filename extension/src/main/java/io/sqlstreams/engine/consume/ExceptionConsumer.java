@@ -46,14 +46,18 @@ final class ExceptionConsumer<T> {
     private final SessionCounterSet counters;
     private final Runnable moveCommitted;
     private final Halt halt;
+    private final boolean successRecordedByRun;
 
     /**
      * @param moveCommitted run after a pass that handed rows back because their key was busy or that resolved
      *                      an ordered message: moving the committed cursor at once is what frees the next
      *                      message of the key, instead of waiting for the periodic advance
+     * @param successRecordedByRun a transactional handler's run records its success in its own transaction
+     *                             ({@link RetryTransactions}); only its failures are left to write here
      */
     ExceptionConsumer(Engine engine, RegisteredGroup group, int schemaVersion, RangeReader reader,
-                      KeyedRunner<T> runner, SessionCounterSet counters, Runnable moveCommitted, Halt halt) {
+                      KeyedRunner<T> runner, SessionCounterSet counters, Runnable moveCommitted, Halt halt,
+                      boolean successRecordedByRun) {
         this.engine = engine;
         this.group = group;
         this.queries = new ExceptionQueries(engine.sql());
@@ -64,6 +68,7 @@ final class ExceptionConsumer<T> {
         this.counters = counters;
         this.moveCommitted = moveCommitted;
         this.halt = halt;
+        this.successRecordedByRun = successRecordedByRun;
     }
 
     /**
@@ -153,6 +158,10 @@ final class ExceptionConsumer<T> {
     }
 
     private void succeeded(Row row) {
+        if (successRecordedByRun) {
+            counters.success.increment();
+            return;
+        }
         boolean written = engine.database().autoCommit("recording a retried success of " + group.describe(),
                 connection -> queries.succeeded(connection, queue, row.run()));
         if (written) {
@@ -192,10 +201,24 @@ final class ExceptionConsumer<T> {
                 connection -> queries.renewLease(connection, queue, row.run(), leaseDuration));
     }
 
-    /** Records the start of a claimed run just before its handler runs (on the handler's thread). */
-    private boolean recordStart(ExceptionQueries.Run run) {
-        return engine.database().autoCommit("recording the start of a retried run of " + group.describe(),
-                connection -> queries.startRun(connection, queue, run));
+    /** A retried run records its start just before its handler runs, and a transactional success inside it. */
+    private final class RetriedRunRecords implements Delivery.RunRecords {
+        private final ExceptionQueries.Run run;
+
+        RetriedRunRecords(ExceptionQueries.Run run) {
+            this.run = run;
+        }
+
+        @Override
+        public boolean start() {
+            return engine.database().autoCommit("recording the start of a retried run of " + group.describe(),
+                    connection -> queries.startRun(connection, queue, run));
+        }
+
+        @Override
+        public boolean succeeded(Connection transaction) throws SQLException {
+            return queries.succeeded(transaction, queue, run);
+        }
     }
 
     private void killCrashLoops(int budget) {
@@ -217,7 +240,7 @@ final class ExceptionConsumer<T> {
             MessageOptions options = reader.resolve(claimed.messageId(), claimed.optionsJson(), config);
             Delivery delivery = new Delivery(claimed.messageId(), claimed.routingKey(), claimed.messageKey(),
                     claimed.compactionRank(), claimed.payloadJson(), claimed.headersJson(), claimed.createdAt(), options, run.attempt(),
-                    claimed.delays(), () -> recordStart(run));
+                    claimed.delays(), new RetriedRunRecords(run));
             rows.add(new Row(delivery, claimed, run));
         }
         return rows;

@@ -53,6 +53,15 @@ final class RangeCommitter {
         }
     }
 
+    /**
+     * A range that ran in one transaction settled itself: its outcome is committed, its lease was lost, or it is
+     * left to its lease. Chains waiting for it may go.
+     */
+    void settledByItsRun(ClaimedRange range) {
+        open.remove(range);
+        afterCommit.run();
+    }
+
     private void commitLater(ClaimedRange range) {
         try {
             recorderThread.execute(() -> commit(range));

@@ -37,7 +37,7 @@ final class RangeReader {
         return queries.readRange(connection, group.ids(), schemaVersion, low, high).stream()
                 .map(row -> new Delivery(row.id(), row.routingKey(), row.messageKey(), row.compactionRank(),
                         row.payloadJson(), row.headersJson(), row.createdAt(), resolve(row.id(), row.optionsJson(), config, settled), 1,
-                        0, Delivery.RunStart.UNRECORDED))
+                        0, Delivery.RunRecords.UNRECORDED))
                 .toList();
     }
 

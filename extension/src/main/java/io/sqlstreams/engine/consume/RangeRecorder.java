@@ -1,5 +1,6 @@
 package io.sqlstreams.engine.consume;
 
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 
@@ -57,16 +58,48 @@ final class RangeRecorder {
         });
     }
 
+    /** Commits {@code outcomes}, the whole range's, on an auto-commit connection; false when the lease was lost. */
+    boolean commitOutcomes(ClaimedRange range, List<ClaimedRange.Resolved> outcomes, ConsumerConfig config) {
+        return record(range, outcomes, null, config);
+    }
+
+    /**
+     * Writes {@code outcomes} in {@code transaction}, the one their handlers wrote in, and commits it; when the lease
+     * was lost the transaction is rolled back instead, the handlers' writes with it. With a {@code newLow} the rest
+     * of the range is given back. False when the lease was lost.
+     */
+    boolean commitIn(HandlerTransaction transaction, ClaimedRange range, List<ClaimedRange.Resolved> outcomes,
+                     Long newLow, ConsumerConfig config) throws SQLException {
+        ClaimQueries.RangeRecord record = rangeRecord(range, outcomes, newLow, config);
+        ClaimQueries.Recorded written = queries.recordRange(transaction.connection(), ids, record);
+        if (written.owned()) {
+            transaction.commit();
+        } else {
+            transaction.rollBack();
+        }
+        return recorded(range, outcomes, record, written);
+    }
+
     private boolean record(ClaimedRange range, List<ClaimedRange.Resolved> outcomes, Long newLow,
                            ConsumerConfig config) {
+        ClaimQueries.RangeRecord record = rangeRecord(range, outcomes, newLow, config);
+        ClaimQueries.Recorded written = engine.database().autoCommit("committing " + range.describe() + " of "
+                + group.describe(), connection -> queries.recordRange(connection, ids, record));
+        return recorded(range, outcomes, record, written);
+    }
+
+    private ClaimQueries.RangeRecord rangeRecord(ClaimedRange range, List<ClaimedRange.Resolved> outcomes,
+                                                 Long newLow, ConsumerConfig config) {
         Duration initialBackoff = config.resolvedExceptionInitialBackoff();
         List<OutcomeRow> rows = outcomes.stream()
                 .map(resolved -> row(resolved.delivery(), resolved.outcome(), initialBackoff))
                 .toList();
-        ClaimQueries.RangeRecord record = new ClaimQueries.RangeRecord(range.token(), newLow, rows,
-                group.deliveryLogMode());
-        ClaimQueries.Recorded written = engine.database().autoCommit("committing " + range.describe() + " of "
-                + group.describe(), connection -> queries.recordRange(connection, ids, record));
+        return new ClaimQueries.RangeRecord(range.token(), newLow, rows, group.deliveryLogMode());
+    }
+
+    /** Counts and logs what a recording wrote; false when the lease was lost and nothing was. */
+    private boolean recorded(ClaimedRange range, List<ClaimedRange.Resolved> outcomes, ClaimQueries.RangeRecord record,
+                             ClaimQueries.Recorded written) {
         int keysHeld = range.keyLeasesHeld();
         if (written.keyLeasesReleased() < keysHeld) {
             keys.warnTakenOver(range, keysHeld - written.keyLeasesReleased());
@@ -78,7 +111,7 @@ final class RangeRecorder {
             return false;
         }
         outcomes.forEach(resolved -> counters.count(resolved.outcome()));
-        long dead = rows.stream().filter(row -> row.status() == ExceptionStatus.DEAD).count();
+        long dead = record.outcomes().stream().filter(row -> row.status() == ExceptionStatus.DEAD).count();
         if (dead > 0) {
             engine.diagnostics().event(Code.SQL0028, dead + " message(s) of " + range.describe() + " of "
                     + group.describe() + " dead-lettered (dead_count=" + dead + ")");

@@ -32,6 +32,6 @@ final class Deliveries {
     static Delivery delivery(long id, String key, Concurrency policy, Long compactionRank) {
         return new Delivery(id, "route." + id, key, compactionRank, "{\"n\":" + id + "}", null,
                 Instant.parse("2026-01-01T00:00:00Z"), new MessageOptions(policy, TIMEOUT, null, null), 1, 0,
-                Delivery.RunStart.UNRECORDED);
+                Delivery.RunRecords.UNRECORDED);
     }
 }

@@ -2,6 +2,7 @@ package io.sqlstreams.engine.consume;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.Outcome;
+import io.sqlstreams.TransactionalHandler;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 
 /**
@@ -40,31 +42,45 @@ final class DeliveryLedger {
         void handle(Numbered message, MessageMeta meta) throws Exception;
     }
 
+    /** What a test's transactional handler does with one message, on the connection the library lent it. */
+    @FunctionalInterface
+    interface TransactionalBehaviour {
+        void handle(Numbered message, MessageMeta meta, Connection connection) throws Exception;
+    }
+
     private final Map<Long, List<Run>> runs = new ConcurrentHashMap<>();
 
     /** A handler that records every run in this ledger around {@code behaviour}. */
     MessageHandler<Numbered> handler(Behaviour behaviour) {
-        return message -> {
-            MessageMeta meta = MessageMeta.current();
-            Run started = new Run(meta.messageId(), message.n(), meta.attempt(), System.nanoTime(), meta,
-                    Result.UNFINISHED);
-            List<Run> own = runs.computeIfAbsent(meta.messageId(), id -> new CopyOnWriteArrayList<>());
-            own.add(started);
-            Result result = Result.FAILURE;
-            try {
-                behaviour.handle(message, meta);
-                result = Result.SUCCESS;
-            } catch (Outcome.Delay delay) {
-                result = Result.DELAY;
-                throw delay;
-            } catch (Outcome.Terminal terminal) {
-                result = Result.TERMINAL;
-                throw terminal;
-            } finally {
-                own.set(own.indexOf(started), new Run(started.messageId(), started.payload(), started.attempt(),
-                        started.startedNanos(), meta, result));
-            }
-        };
+        return message -> run(message, behaviour);
+    }
+
+    /** A transactional handler that records every run in this ledger around {@code behaviour}. */
+    TransactionalHandler<Numbered> transactional(TransactionalBehaviour behaviour) {
+        return (message, connection) -> run(message,
+                (payload, meta) -> behaviour.handle(payload, meta, connection));
+    }
+
+    private void run(Numbered message, Behaviour behaviour) throws Exception {
+        MessageMeta meta = MessageMeta.current();
+        Run started = new Run(meta.messageId(), message.n(), meta.attempt(), System.nanoTime(), meta,
+                Result.UNFINISHED);
+        List<Run> own = runs.computeIfAbsent(meta.messageId(), id -> new CopyOnWriteArrayList<>());
+        own.add(started);
+        Result result = Result.FAILURE;
+        try {
+            behaviour.handle(message, meta);
+            result = Result.SUCCESS;
+        } catch (Outcome.Delay delay) {
+            result = Result.DELAY;
+            throw delay;
+        } catch (Outcome.Terminal terminal) {
+            result = Result.TERMINAL;
+            throw terminal;
+        } finally {
+            own.set(own.indexOf(started), new Run(started.messageId(), started.payload(), started.attempt(),
+                    started.startedNanos(), meta, result));
+        }
     }
 
     /** A handler that succeeds at once. */

@@ -15,6 +15,7 @@ import io.sqlstreams.MessageHandler;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.TransactionalHandler;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.testing.TestDatabase;
@@ -46,9 +47,23 @@ record DeliveryScenario(StreamHandle<Numbered> stream, String group, ConsumerIns
         return startSession(instance, handler, options, sessions);
     }
 
+    /** {@link #start(MessageHandler, ConsumeOptions, List)} with a transactional handler. */
+    ConsumerSession start(TransactionalHandler<Numbered> handler, ConsumeOptions options,
+                          List<ConsumerSession> sessions) {
+        return startSession(instance, handler, options, sessions);
+    }
+
     static ConsumerSession startSession(ConsumerInstance<Numbered> instance, MessageHandler<Numbered> handler,
                                         ConsumeOptions options, List<ConsumerSession> sessions) {
-        ConsumerSession session = instance.start(handler, options);
+        return awaitStarted(instance.start(handler, options), sessions);
+    }
+
+    static ConsumerSession startSession(ConsumerInstance<Numbered> instance, TransactionalHandler<Numbered> handler,
+                                        ConsumeOptions options, List<ConsumerSession> sessions) {
+        return awaitStarted(instance.start(handler, options), sessions);
+    }
+
+    private static ConsumerSession awaitStarted(ConsumerSession session, List<ConsumerSession> sessions) {
         sessions.add(session);
         try {
             assertThat(session.awaitStarted(Duration.ofSeconds(10))).isTrue();

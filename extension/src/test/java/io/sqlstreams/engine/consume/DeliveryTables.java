@@ -80,6 +80,12 @@ final class DeliveryTables {
                 new Lease(row.getLong(1), row.getLong(2), row.getInt(3), row.getBoolean(4)));
     }
 
+    /** Gives every lease of the group a new token, as another session's reclaim would; returns how many. */
+    int replaceLeaseTokens() {
+        return query("UPDATE " + table("claim_lease") + " SET token = gen_random_uuid() WHERE consumer_group_id = ?"
+                + " RETURNING low", row -> row.getLong(1)).size();
+    }
+
     /** The highest id in the message log (0 when empty). */
     long head() {
         return query("SELECT coalesce(max(id), 0) FROM " + table("message_log"),

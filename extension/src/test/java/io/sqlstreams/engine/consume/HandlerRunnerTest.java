@@ -51,7 +51,7 @@ class HandlerRunnerTest {
     private static final RegisteredGroup GROUP = new RegisteredGroup(1, "orders", 2, "billing", DeliveryLogMode.FAILURES);
     private static final MessageOptions OPTIONS = new MessageOptions(Concurrency.EXCLUSIVE, TIMEOUT, null, null);
     private static final Delivery DELIVERY = new Delivery(7, "order.paid", "customer-4", null, "{\"n\":42}",
-            "{\"tenant\":\"acme\"}", Instant.parse("2026-01-01T00:00:00Z"), OPTIONS, 3, 0, Delivery.RunStart.UNRECORDED);
+            "{\"tenant\":\"acme\"}", Instant.parse("2026-01-01T00:00:00Z"), OPTIONS, 3, 0, Delivery.RunRecords.UNRECORDED);
 
     private final SettableClock clock = SettableClock.standing();
     private final ManualScheduler timer = new ManualScheduler(clock);
@@ -189,7 +189,7 @@ class HandlerRunnerTest {
     void aPayloadThatDoesNotDecodeIsDeadWithoutRunningTheHandlerOrStartingTimers() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         Delivery garbled = new Delivery(7, null, null, null, "[\"not\", \"a\", \"number\"]", null, DELIVERY.createdAt(),
-                OPTIONS, 1, 0, Delivery.RunStart.UNRECORDED);
+                OPTIONS, 1, 0, Delivery.RunRecords.UNRECORDED);
 
         CompletableFuture<DeliveryOutcome> outcome = runner(payload -> runs.incrementAndGet()).run(garbled);
 
@@ -252,8 +252,8 @@ class HandlerRunnerTest {
     }
 
     private HandlerRunner<Numbered> runner(MessageHandler<Numbered> handler) {
-        return new HandlerRunner<>(engine, GROUP, Numbered.class, handler, handlerThread, timer, GRACE, counters,
-                new SlowDispatchAlarm(engine, GROUP, slowDispatchThreshold));
+        return new HandlerRunner<>(engine, GROUP, Numbered.class, (delivery, payload) -> handler.handle(payload),
+                handlerThread, timer, GRACE, counters, new SlowDispatchAlarm(engine, GROUP, slowDispatchThreshold));
     }
 
     private static DeliveryOutcome outcomeOf(CompletableFuture<DeliveryOutcome> outcome) throws Exception {

@@ -1,0 +1,81 @@
+package io.sqlstreams.engine.consume;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+import javax.sql.DataSource;
+
+/**
+ * A connection of the client's data source held in one transaction for transactional handlers. It can be aborted
+ * from another thread while a handler still runs on it: the connection closes under the handler and the server rolls
+ * the transaction back.
+ */
+final class HandlerTransaction implements AutoCloseable {
+    private final Connection connection;
+    private volatile boolean aborted;
+
+    private HandlerTransaction(Connection connection) {
+        this.connection = connection;
+    }
+
+    static HandlerTransaction begin(DataSource dataSource) throws SQLException {
+        Connection connection = dataSource.getConnection();
+        try {
+            connection.setAutoCommit(false);
+            return new HandlerTransaction(connection);
+        } catch (SQLException | RuntimeException failure) {
+            connection.close();
+            throw failure;
+        }
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    void commit() throws SQLException {
+        connection.commit();
+    }
+
+    /** Rolls back after {@code failure}, which keeps any failure of the rollback itself. */
+    void rollBackAfter(Throwable failure) {
+        try {
+            connection.rollback();
+        } catch (SQLException rollbackFailure) {
+            failure.addSuppressed(rollbackFailure);
+        }
+    }
+
+    void rollBack() throws SQLException {
+        connection.rollback();
+    }
+
+    void abort() {
+        aborted = true;
+        try {
+            connection.abort(Runnable::run);
+        } catch (SQLException | RuntimeException failure) {
+            // nothing more to do: closing the pooled connection below rolls back at the latest
+        }
+    }
+
+    boolean aborted() {
+        return aborted;
+    }
+
+    /**
+     * Gives the connection back to the pool as it was lent: auto-commit, with no transaction open. What was not
+     * committed is rolled back first, as turning auto-commit on would commit it.
+     */
+    @Override
+    public void close() throws SQLException {
+        try {
+            if (!aborted) {
+                connection.rollback();
+                connection.setAutoCommit(true);
+            }
+        } finally {
+            connection.close();
+        }
+    }
+}
