@@ -39,7 +39,7 @@ final class BatchAttempt<T> {
      *
      * @param abandon run on the timer's thread when the call outlives the timeout and grace
      */
-    Result run(List<Delivery> runnable, Connection transaction, Duration timeout, Runnable abandon,
+    Result run(List<Delivery> runnable, HandlerTransaction transaction, Duration timeout, Runnable abandon,
                Map<Long, DeliveryOutcome> outcomes) {
         List<HandlerInvocation.Prepared<T>> ready = new ArrayList<>();
         for (Delivery delivery : runnable) {

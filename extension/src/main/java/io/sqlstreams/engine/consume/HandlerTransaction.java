@@ -2,16 +2,19 @@ package io.sqlstreams.engine.consume;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
 
 /**
- * A connection of the client's data source held in one transaction for transactional handlers. It can be aborted
- * from another thread while a handler still runs on it: the connection closes under the handler and the server rolls
- * the transaction back.
+ * A connection of the client's data source held in one transaction for transactional handlers, with what is to run
+ * once it commits. It can be aborted from another thread while a handler still runs on it: the connection closes
+ * under the handler and the server rolls the transaction back.
  */
 final class HandlerTransaction implements AutoCloseable {
     private final Connection connection;
+    private final List<Runnable> afterCommit = new CopyOnWriteArrayList<>();
     private volatile boolean aborted;
 
     private HandlerTransaction(Connection connection) {
@@ -33,12 +36,20 @@ final class HandlerTransaction implements AutoCloseable {
         return connection;
     }
 
+    /** Runs {@code action} once the transaction commits; a rollback drops it. */
+    void afterCommit(Runnable action) {
+        afterCommit.add(action);
+    }
+
     void commit() throws SQLException {
         connection.commit();
+        afterCommit.forEach(Runnable::run);
+        afterCommit.clear();
     }
 
     /** Rolls back after {@code failure}, which keeps any failure of the rollback itself. */
     void rollBackAfter(Throwable failure) {
+        afterCommit.clear();
         try {
             connection.rollback();
         } catch (SQLException rollbackFailure) {
@@ -47,6 +58,7 @@ final class HandlerTransaction implements AutoCloseable {
     }
 
     void rollBack() throws SQLException {
+        afterCommit.clear();
         connection.rollback();
     }
 

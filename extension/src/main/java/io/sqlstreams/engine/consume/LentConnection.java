@@ -9,23 +9,25 @@ import java.sql.SQLException;
 import java.util.Set;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.engine.sql.AfterCommit;
 
 /**
  * The connection a transactional handler is lent: the library's open transaction, with every call that would end
- * or detach that transaction refused (SQL0157). Statements and the handler's own savepoints pass through.
+ * or detach that transaction refused (SQL0157). Statements and the handler's own savepoints pass through. It is
+ * also {@link AfterCommit}: a produce on it announces its stream once the library committed.
  */
 final class LentConnection implements InvocationHandler {
     private static final Set<String> REFUSED = Set.of("commit", "close", "setAutoCommit", "abort");
 
-    private final Connection transaction;
+    private final HandlerTransaction transaction;
 
-    private LentConnection(Connection transaction) {
+    private LentConnection(HandlerTransaction transaction) {
         this.transaction = transaction;
     }
 
-    static Connection lend(Connection transaction) {
+    static Connection lend(HandlerTransaction transaction) {
         return (Connection) Proxy.newProxyInstance(LentConnection.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, new LentConnection(transaction));
+                new Class<?>[] {Connection.class, AfterCommit.class}, new LentConnection(transaction));
     }
 
     @Override
@@ -37,6 +39,10 @@ final class LentConnection implements InvocationHandler {
                     + " on the connection it is lent: the library commits when the handler returns and rolls the"
                     + " message back when it throws", "25000");
         }
+        if (method.getDeclaringClass() == AfterCommit.class) {
+            transaction.afterCommit((Runnable) args[0]);
+            return null;
+        }
         if (name.equals("equals")) {
             return proxy == args[0];
         }
@@ -44,7 +50,7 @@ final class LentConnection implements InvocationHandler {
             return System.identityHashCode(proxy);
         }
         try {
-            return method.invoke(transaction, args);
+            return method.invoke(transaction.connection(), args);
         } catch (InvocationTargetException thrown) {
             throw thrown.getCause();
         }

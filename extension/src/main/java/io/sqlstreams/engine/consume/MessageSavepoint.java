@@ -15,10 +15,11 @@ final class MessageSavepoint {
     private MessageSavepoint() {
     }
 
-    static <T> void call(TransactionalHandler<T> handler, T payload, Connection transaction) throws Exception {
+    static <T> void call(TransactionalHandler<T> handler, T payload, HandlerTransaction library) throws Exception {
+        Connection transaction = library.connection();
         Savepoint savepoint = transaction.setSavepoint();
         try {
-            handler.handle(payload, LentConnection.lend(transaction));
+            handler.handle(payload, LentConnection.lend(library));
         } catch (Exception | Error failure) {
             rollBackTo(transaction, savepoint, failure);
             throw failure;

@@ -181,7 +181,7 @@ final class RangeTransactions<T> implements Dispatcher.UnitRunner {
                 return BatchAttempt.Result.FALL_BACK;
             }
             Map<Long, DeliveryOutcome> outcomes = new HashMap<>();
-            BatchAttempt.Result result = batches.run(runnable, transaction.connection(), longest.options().timeout(),
+            BatchAttempt.Result result = batches.run(runnable, transaction, longest.options().timeout(),
                     () -> abandonBatch(longest), outcomes);
             if (result == BatchAttempt.Result.ALL_SUCCEEDED) {
                 for (Delivery delivery : range.deliveries()) {
@@ -206,8 +206,8 @@ final class RangeTransactions<T> implements Dispatcher.UnitRunner {
                     MessageWatch watch = MessageWatch.start(timer, delivery.options().timeout(), budget.grace(),
                             () -> abandon(delivery));
                     outcome = slowDispatches.timed(delivery, () -> CompletableFuture.completedFuture(
-                            invocation.run(delivery, payload -> MessageSavepoint.call(handler, payload,
-                                    transaction.connection()), watch::timedOut))).join();
+                            invocation.run(delivery, payload -> MessageSavepoint.call(handler, payload, transaction),
+                                    watch::timedOut))).join();
                     if (!watch.finished()) {
                         return End.ABANDONED;
                     }

@@ -29,7 +29,7 @@ final class RetryTransactions<T> implements HandlerRunner.HandlerBody<T> {
         try (HandlerTransaction transaction = HandlerTransaction.begin(dataSource)) {
             open.put(delivery, transaction);
             try {
-                MessageSavepoint.call(handler, payload, transaction.connection());
+                MessageSavepoint.call(handler, payload, transaction);
                 if (!delivery.records().succeeded(transaction.connection())) {
                     throw new IllegalStateException("the lease of the retried run was lost before its success"
                             + " could be recorded; its writes were rolled back");

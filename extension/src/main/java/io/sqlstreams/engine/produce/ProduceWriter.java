@@ -12,6 +12,7 @@ import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.ProduceQueries.MissingPartitionException;
+import io.sqlstreams.engine.sql.AfterCommit;
 import io.sqlstreams.engine.sql.DatabaseFailures;
 
 /**
@@ -80,6 +81,9 @@ final class ProduceWriter {
             }
         });
         afterWrite(results);
+        if (connection instanceof AfterCommit library) {
+            library.afterCommit(this::announceCommit);
+        }
         return results;
     }
 
