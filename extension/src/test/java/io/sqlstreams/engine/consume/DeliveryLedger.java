@@ -13,6 +13,8 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.sqlstreams.BatchHandler;
+import io.sqlstreams.BatchItem;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.Outcome;
@@ -48,7 +50,29 @@ final class DeliveryLedger {
         void handle(Numbered message, MessageMeta meta, Connection connection) throws Exception;
     }
 
+    /** What a test's batch handler does with the items of one call, on the connection the library lent it. */
+    @FunctionalInterface
+    interface BatchBehaviour {
+        void handle(List<BatchItem<Numbered>> items, Connection connection) throws Exception;
+    }
+
+    /** One call of a batch handler: the deliveries of its items, in the order the handler got them. */
+    record BatchCall(List<MessageMeta> metas) {
+        List<Long> ids() {
+            return metas.stream().map(MessageMeta::messageId).toList();
+        }
+
+        int size() {
+            return metas.size();
+        }
+
+        boolean has(long messageId, int attempt) {
+            return metas.stream().anyMatch(meta -> meta.messageId() == messageId && meta.attempt() == attempt);
+        }
+    }
+
     private final Map<Long, List<Run>> runs = new ConcurrentHashMap<>();
+    private final List<BatchCall> batchCalls = new CopyOnWriteArrayList<>();
 
     /** A handler that records every run in this ledger around {@code behaviour}. */
     MessageHandler<Numbered> handler(Behaviour behaviour) {
@@ -59,6 +83,75 @@ final class DeliveryLedger {
     TransactionalHandler<Numbered> transactional(TransactionalBehaviour behaviour) {
         return (message, connection) -> run(message,
                 (payload, meta) -> behaviour.handle(payload, meta, connection));
+    }
+
+    /**
+     * A batch handler that records every call in this ledger, and every item of it as a run of its message, around
+     * {@code behaviour}: an item ends as what it was {@link BatchItem#fail failed} with, else as the call ended.
+     */
+    BatchHandler<Numbered> batches(BatchBehaviour behaviour) {
+        return (items, connection) -> {
+            List<RecordedItem> recorded = new ArrayList<>();
+            for (BatchItem<Numbered> item : items) {
+                MessageMeta meta = item.meta();
+                Run started = new Run(meta.messageId(), item.message().n(), meta.attempt(), System.nanoTime(), meta,
+                        Result.UNFINISHED);
+                runs.computeIfAbsent(meta.messageId(), id -> new CopyOnWriteArrayList<>()).add(started);
+                recorded.add(new RecordedItem(item, started));
+            }
+            batchCalls.add(new BatchCall(items.stream().map(BatchItem::meta).toList()));
+            Result callResult = Result.FAILURE;
+            try {
+                behaviour.handle(List.copyOf(recorded), connection);
+                callResult = Result.SUCCESS;
+            } finally {
+                for (RecordedItem item : recorded) {
+                    item.finish(callResult);
+                }
+            }
+        };
+    }
+
+    /** A batch item as the handler sees it, remembering what it was failed with. */
+    private final class RecordedItem implements BatchItem<Numbered> {
+        private final BatchItem<Numbered> item;
+        private final Run started;
+        private volatile Throwable failure;
+
+        RecordedItem(BatchItem<Numbered> item, Run started) {
+            this.item = item;
+            this.started = started;
+        }
+
+        @Override
+        public Numbered message() {
+            return item.message();
+        }
+
+        @Override
+        public MessageMeta meta() {
+            return item.meta();
+        }
+
+        @Override
+        public void fail(Throwable cause) {
+            failure = cause;
+            item.fail(cause);
+        }
+
+        void finish(Result callResult) {
+            Result result = failure instanceof Outcome.Delay ? Result.DELAY
+                    : failure instanceof Outcome.Terminal ? Result.TERMINAL
+                    : failure != null ? Result.FAILURE : callResult;
+            List<Run> own = runs.get(started.messageId());
+            own.set(own.indexOf(started), new Run(started.messageId(), started.payload(), started.attempt(),
+                    started.startedNanos(), started.meta(), result));
+        }
+    }
+
+    /** Every call of a batch handler made through {@link #batches}, in the order they started. */
+    List<BatchCall> batchCalls() {
+        return List.copyOf(batchCalls);
     }
 
     private void run(Numbered message, Behaviour behaviour) throws Exception {

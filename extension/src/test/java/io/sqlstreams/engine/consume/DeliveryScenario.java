@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 
+import io.sqlstreams.BatchHandler;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerInstance;
@@ -51,6 +52,12 @@ record DeliveryScenario(StreamHandle<Numbered> stream, String group, ConsumerIns
     ConsumerSession start(TransactionalHandler<Numbered> handler, ConsumeOptions options,
                           List<ConsumerSession> sessions) {
         return startSession(instance, handler, options, sessions);
+    }
+
+    /** {@link #start(MessageHandler, ConsumeOptions, List)} with a batch handler. */
+    ConsumerSession startBatches(BatchHandler<Numbered> handler, ConsumeOptions options,
+                                 List<ConsumerSession> sessions) {
+        return awaitStarted(instance.startBatches(handler, options), sessions);
     }
 
     static ConsumerSession startSession(ConsumerInstance<Numbered> instance, MessageHandler<Numbered> handler,

@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Duration;
@@ -18,26 +16,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ConsumerSession;
-import io.sqlstreams.DeliveryLogMode;
-import io.sqlstreams.MessageMeta;
-import io.sqlstreams.MessageOptions;
 import io.sqlstreams.Outcome;
 import io.sqlstreams.ProduceItem;
-import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
@@ -50,8 +41,6 @@ import io.sqlstreams.engine.consume.DeliveryLedger.Run;
 import io.sqlstreams.engine.consume.DeliveryTables.ExceptionRow;
 import io.sqlstreams.engine.consume.DeliveryTables.LogRow;
 import io.sqlstreams.testing.PostgresTest;
-import io.sqlstreams.testing.Sql;
-import io.sqlstreams.testing.TestDatabase;
 
 /**
  * Sessions run with a {@link TransactionalHandler}: each handler writes one row per message into an effects table of
@@ -60,20 +49,7 @@ import io.sqlstreams.testing.TestDatabase;
  * its absence from a message that failed proves the failure rolled it back.
  */
 @PostgresTest
-class TransactionalHandlerTest extends DeliveryTestBase {
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
-
-    private final List<Effects> effectTables = new ArrayList<>();
-
-    @AfterEach
-    void dropEffectTables() throws SQLException {
-        // Sessions first, so no handler transaction still writes to a table being dropped.
-        sessions.forEach(ConsumerSession::close);
-        sessions.clear();
-        for (Effects effects : effectTables) {
-            effects.drop();
-        }
-    }
+class TransactionalHandlerTest extends TransactionalTestBase {
 
     @Test
     void threeSessionsOfOneGroupCommitEveryMessagesEffectExactlyOnce() throws Exception {
@@ -335,81 +311,9 @@ class TransactionalHandlerTest extends DeliveryTestBase {
 
     // ---------------------------------------------------------------------------------------------------
 
-    /**
-     * One test's effects table in {@code public}: a row per message a handler ran, written through the lent
-     * connection, with {@code seq} giving the order the rows were inserted in.
-     */
-    private static final class Effects {
-        private final Sql sql;
-        private final String table;
-
-        private Effects(TestDatabase database, String table) {
-            this.sql = new Sql(database);
-            this.table = table;
-        }
-
-        static Effects create(TestDatabase database, String name) throws SQLException {
-            Effects effects = new Effects(database, "public.tx_effects_" + name + "_"
-                    + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40, 1L << 41), 36));
-            database.execute("CREATE TABLE " + effects.table + " (seq BIGSERIAL NOT NULL, consumer_group TEXT NOT NULL,"
-                    + " message_id BIGINT NOT NULL, PRIMARY KEY (consumer_group, message_id))");
-            return effects;
-        }
-
-        /** The handler's write: the row of the message being handled, on the lent {@code connection}. */
-        void write(Connection connection) throws SQLException {
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO " + table + " (consumer_group, message_id) VALUES (?, ?)")) {
-                insert.setString(1, MessageMeta.current().group());
-                insert.setLong(2, MessageMeta.current().messageId());
-                insert.executeUpdate();
-            }
-        }
-
-        /** The message ids of the committed rows, in insertion order. */
-        List<Long> messageIds() throws SQLException {
-            return sql.rows("SELECT message_id FROM " + table + " ORDER BY seq").stream()
-                    .map(row -> ((Number) row.get(0)).longValue()).toList();
-        }
-
-        boolean has(long messageId) throws SQLException {
-            return sql.count("SELECT count(*) FROM " + table + " WHERE message_id = ?", messageId) > 0;
-        }
-
-        void drop() throws SQLException {
-            sql.update("DROP TABLE IF EXISTS " + table);
-        }
-    }
-
-    private Effects effects(String name) throws SQLException {
-        Effects effects = Effects.create(database, name);
-        effectTables.add(effects);
-        return effects;
-    }
-
-    private DeliveryScenario scenario(String name, ConsumerConfig declaration, int count) {
-        return DeliveryScenario.create(client, database, "tx." + name, DeliveryLogMode.FAILURES, declaration, count);
-    }
-
     private ConsumerSession start(DeliveryScenario scenario, TransactionalHandler<Numbered> handler,
                                   ConsumeOptions options) {
         return scenario.start(handler, options, sessions);
-    }
-
-    /** As in DeliveryOutcomesTest: fast polls, but a queue margin no loaded machine outruns. */
-    private static ConsumeOptions.Builder relaxedSession() {
-        return fastSession().queueMargin(Duration.ofSeconds(5));
-    }
-
-    private static ExceptionRow awaitStatus(DeliveryTables tables, long messageId, String status) {
-        return await().atMost(PATIENCE).pollInterval(20, TimeUnit.MILLISECONDS)
-                .until(() -> tables.exception(messageId).orElse(null),
-                        row -> row != null && row.status().equals(status));
-    }
-
-    private static ProduceOptions ordered(String key) {
-        return ProduceOptions.builder().messageKey(key)
-                .message(MessageOptions.builder().concurrency(Concurrency.ORDERED).build()).build();
     }
 
     @FunctionalInterface
