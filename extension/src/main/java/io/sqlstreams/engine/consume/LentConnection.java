@@ -13,8 +13,10 @@ import io.sqlstreams.engine.sql.AfterCommit;
 
 /**
  * The connection a transactional handler is lent: the library's open transaction, with every call that would end
- * or detach that transaction refused (SQL0157). Statements and the handler's own savepoints pass through. It is
- * also {@link AfterCommit}: a produce on it announces its stream once the library committed.
+ * or detach that transaction refused (SQL0157). Statements and the handler's own savepoints pass through; the
+ * statements and the metadata it hands out give this connection back from {@code getConnection()}, and it unwraps
+ * to itself as a {@link Connection}, so neither leads to the unguarded one. It is also {@link AfterCommit}: a
+ * produce on it announces its stream once the library committed.
  */
 final class LentConnection implements InvocationHandler {
     private static final Set<String> REFUSED = Set.of("commit", "close", "setAutoCommit", "abort");
@@ -49,8 +51,35 @@ final class LentConnection implements InvocationHandler {
         if (name.equals("hashCode")) {
             return System.identityHashCode(proxy);
         }
+        if (name.equals("unwrap") || name.equals("isWrapperFor")) {
+            Class<?> wanted = (Class<?>) args[0];
+            if (wanted.isInstance(proxy) || Connection.class.isAssignableFrom(wanted)) {
+                return name.equals("unwrap") ? wanted.cast(proxy) : Boolean.TRUE;
+            }
+        }
+        Object result = invokeOn(transaction.connection(), method, args);
+        return handsOutThisConnection(method) ? backTo(proxy, method.getReturnType(), result) : result;
+    }
+
+    /** A statement or the metadata: objects whose {@code getConnection()} would name the unguarded connection. */
+    private static boolean handsOutThisConnection(Method method) {
         try {
-            return method.invoke(transaction.connection(), args);
+            return method.getReturnType().isInterface()
+                    && method.getReturnType().getMethod("getConnection").getReturnType() == Connection.class;
+        } catch (NoSuchMethodException none) {
+            return false;
+        }
+    }
+
+    private static Object backTo(Object lent, Class<?> type, Object target) {
+        return Proxy.newProxyInstance(LentConnection.class.getClassLoader(), new Class<?>[] {type},
+                (proxy, method, args) -> method.getName().equals("getConnection") && method.getParameterCount() == 0
+                        ? lent : invokeOn(target, method, args));
+    }
+
+    private static Object invokeOn(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
         } catch (InvocationTargetException thrown) {
             throw thrown.getCause();
         }
