@@ -151,7 +151,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                         + " (default 20; smoke 2)",
                 "  --pickups      latency: pickups after idle per claimPollRate (default 30; smoke 3)",
                 "  chaos:         [--consumers N] [--rate R] [--kills N] [--storms N] [--restarts N] [--seed S]"
-                        + " [--pg-restart-command CMD]",
+                        + " [--pg-restart-command CMD] [--handler plain|transactional]",
                 "  --consumers    consumer processes (default " + ChaosScenario.DEFAULT_CONSUMERS + "; smoke "
                         + ChaosScenario.SMOKE_CONSUMERS + "); --messages: messages produced (default "
                         + ChaosScenario.DEFAULT_MESSAGES + "; smoke " + ChaosScenario.SMOKE_MESSAGES + ")",
@@ -164,6 +164,8 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                 "  --seed         seed of the message mix and the fault schedule (default: random, printed)",
                 "  --pg-restart-command  with --jdbc-url: the shell command that restarts that server"
                         + " (without it a given server is not restarted)",
+                "  --handler      plain (default): a MessageHandler; transactional: a TransactionalHandler that also"
+                        + " writes one effect row per message in the library's transaction, checked exactly once",
                 "  retention:     [--seconds S] [--hold-seconds S] [--rate R]: steady soak (default "
                         + RetentionScenario.DEFAULT_SOAK.toSeconds() + " s), then a held-back phase, half held by"
                         + " an idle group and half released (default " + RetentionScenario.DEFAULT_HOLD.toSeconds()

@@ -1,39 +1,30 @@
 package io.sqlstreams.bench;
 
-import java.sql.SQLException;
 import java.time.Duration;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.ConsumerSession;
-import io.sqlstreams.MessageHandler;
-import io.sqlstreams.MessageMeta;
 import io.sqlstreams.SqlStreams;
 
 /**
  * One consumer process of the chaos lab, started by {@link ConsumerProcess}: it consumes the lab's group through the
- * public API and records every handler run in the {@link RunLedger}. The handler works a few milliseconds and fails
- * as the {@link ChaosPlan} says for its message. A session that stops on its own is reported and started again, as
- * an application's supervisor would.
+ * public API with a {@link ChaosHandler}, which records every handler run in the {@link RunLedger}. A session that
+ * stops on its own is reported and started again, as an application's supervisor would.
  *
- * <p>It tells the harness on stdout ({@link HarnessLink}): {@code ready <session>}, {@code busy} (its first run is
- * in the ledger), {@code unrecorded <message id>} (a run whose start could not be written: it failed without doing
- * anything), {@code session-failed <failure>}, {@code stopped <counters>}. It stops gracefully when the harness
- * writes {@code stop} on its stdin, and halts at once when stdin closes (the harness is gone).
+ * <p>It tells the harness on stdout ({@link HarnessLink}): {@code ready <session>}, {@code session-failed <failure>},
+ * {@code stopped <counters>}, and its handler's lines. It stops gracefully when the harness writes {@code stop} on
+ * its stdin, and halts at once when stdin closes (the harness is gone).
  *
- * <p>Arguments: JDBC URL, installation schema, ledger schema, stream, process name, plan seed.
+ * <p>Arguments: JDBC URL, installation schema, ledger schema, stream, process name, plan seed, handler mode
+ * ({@link HandlerMode#flagValue()}).
  */
 public final class ChaosConsumerMain {
-    static final String BUSY = "busy";
-    static final String UNRECORDED = "unrecorded";
     private static final Duration RETRY = Duration.ofSeconds(1);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
@@ -56,8 +47,7 @@ public final class ChaosConsumerMain {
         HikariDataSource enginePool = pool(url, "engine", 10, false);
         HikariDataSource ledgerPool = pool(url, "ledger", 4, true);
         RunLedger ledger = new RunLedger(ledgerPool, ledgerSchema);
-        AtomicBoolean busy = new AtomicBoolean();
-        MessageHandler<BenchPayload> handler = payload -> handle(payload, plan, ledger, process, busy);
+        ChaosHandler handler = new ChaosHandler(plan, ledger, process, HandlerMode.parse(args[6], "handler mode"));
         retrying(() -> {
             ledgerPool.getConnection().close(); // the first ledger write must not pay for the pool's start
             return null;
@@ -79,34 +69,10 @@ public final class ChaosConsumerMain {
         System.exit(0);
     }
 
-    /** One run: record its start, work a little, fail or not as planned, record its end. */
-    private static void handle(BenchPayload payload, ChaosPlan plan, RunLedger ledger, String process,
-                               AtomicBoolean busy) throws Exception {
-        long startNanos = System.nanoTime();
-        MessageMeta meta = MessageMeta.current();
-        UUID run;
-        try {
-            run = ledger.start(meta, payload.id(), process, startNanos);
-        } catch (SQLException e) {
-            HarnessLink.report(UNRECORDED + " " + meta.messageId());
-            throw e;
-        }
-        if (!busy.getAndSet(true)) {
-            HarnessLink.report(BUSY);
-        }
-        Thread.sleep(ThreadLocalRandom.current().nextInt(1, 9));
-        boolean fails = plan.message(payload.id()).behaviour().fails(meta.attempt());
-        ledger.finish(run, !fails, startNanos);
-        if (fails) {
-            throw new IllegalStateException("planned failure of message " + payload.id() + " (attempt "
-                    + meta.attempt() + ")");
-        }
-    }
-
-    private static ConsumerSession start(SqlStreams client, String stream, MessageHandler<BenchPayload> handler,
+    private static ConsumerSession start(SqlStreams client, String stream, ChaosHandler handler,
                                          CountDownLatch stopRequested) throws InterruptedException {
-        ConsumerSession session = retrying(() -> client.stream(stream, BenchPayload.class).consumer(ChaosGroup.GROUP)
-                .register(ChaosGroup.declaration()).start(handler, ChaosGroup.options()), stopRequested);
+        ConsumerSession session = retrying(() -> handler.start(client.stream(stream, BenchPayload.class)
+                .consumer(ChaosGroup.GROUP).register(ChaosGroup.declaration())), stopRequested);
         if (session.awaitStarted(START_TIMEOUT)) {
             HarnessLink.report(HarnessLink.READY + " " + session.id());
         }

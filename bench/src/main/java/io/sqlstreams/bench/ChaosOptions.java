@@ -16,35 +16,38 @@ import java.util.OptionalLong;
  * @param seed           {@code --seed}: the seed of the message mix and the fault schedule
  * @param restartCommand {@code --pg-restart-command}: for a server given by {@code --jdbc-url}, the shell command
  *                       that restarts it; without one a given server is never restarted
+ * @param handler        {@code --handler}: how the consumers handle a message ({@link HandlerMode#PLAIN} unless told)
  */
 record ChaosOptions(OptionalInt consumers, OptionalInt rate, OptionalInt kills, OptionalInt storms,
-                    OptionalInt restarts, OptionalLong seed, Optional<String> restartCommand) {
+                    OptionalInt restarts, OptionalLong seed, Optional<String> restartCommand, HandlerMode handler) {
 
     static final List<String> FLAGS = List.of("--consumers", "--rate", "--kills", "--storms", "--restarts",
-            "--seed", "--pg-restart-command");
+            "--seed", "--pg-restart-command", "--handler");
 
     static ChaosOptions none() {
         return new ChaosOptions(OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(),
-                OptionalInt.empty(), OptionalLong.empty(), Optional.empty());
+                OptionalInt.empty(), OptionalLong.empty(), Optional.empty(), HandlerMode.PLAIN);
     }
 
     /** These options with {@code flag} (one of {@link #FLAGS}) set to {@code value}. */
     ChaosOptions with(String flag, String value) throws BenchOptions.UsageException {
         return switch (flag) {
             case "--consumers" -> new ChaosOptions(OptionalInt.of(BenchOptions.positiveInt(value, flag)), rate,
-                    kills, storms, restarts, seed, restartCommand);
+                    kills, storms, restarts, seed, restartCommand, handler);
             case "--rate" -> new ChaosOptions(consumers, OptionalInt.of(BenchOptions.positiveInt(value, flag)),
-                    kills, storms, restarts, seed, restartCommand);
+                    kills, storms, restarts, seed, restartCommand, handler);
             case "--kills" -> new ChaosOptions(consumers, rate, OptionalInt.of(BenchOptions.count(value, flag)), storms,
-                    restarts, seed, restartCommand);
+                    restarts, seed, restartCommand, handler);
             case "--storms" -> new ChaosOptions(consumers, rate, kills, OptionalInt.of(BenchOptions.count(value, flag)),
-                    restarts, seed, restartCommand);
+                    restarts, seed, restartCommand, handler);
             case "--restarts" -> new ChaosOptions(consumers, rate, kills, storms,
-                    OptionalInt.of(BenchOptions.count(value, flag)), seed, restartCommand);
+                    OptionalInt.of(BenchOptions.count(value, flag)), seed, restartCommand, handler);
             case "--seed" -> new ChaosOptions(consumers, rate, kills, storms, restarts,
-                    OptionalLong.of(seed(value, flag)), restartCommand);
+                    OptionalLong.of(seed(value, flag)), restartCommand, handler);
             case "--pg-restart-command" -> new ChaosOptions(consumers, rate, kills, storms, restarts, seed,
-                    Optional.of(command(value, flag)));
+                    Optional.of(command(value, flag)), handler);
+            case "--handler" -> new ChaosOptions(consumers, rate, kills, storms, restarts, seed, restartCommand,
+                    HandlerMode.parse(value, flag));
             default -> throw new IllegalArgumentException("not a chaos flag: " + flag);
         };
     }

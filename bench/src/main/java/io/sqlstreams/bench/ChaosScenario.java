@@ -9,6 +9,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -28,7 +29,8 @@ import io.sqlstreams.SqlStreams;
  * steady rate; meanwhile a {@link FaultInjector} SIGKILLs consumers, terminates their backends and restarts
  * PostgreSQL on a seeded schedule. After the window the consumers drain, stop gracefully, and the
  * {@link ChaosVerdict} checks the ledger: nothing lost, nothing unexpected, no ordered violation, no overlap of an
- * exclusive or ordered key; duplicates are counted.
+ * exclusive or ordered key; duplicates are counted. With {@code --handler transactional} the consumers' handler writes
+ * one effect row per message inside the library's transaction, and the verdict adds: exactly one per message.
  */
 final class ChaosScenario implements Scenario {
     static final int DEFAULT_CONSUMERS = 4;
@@ -46,9 +48,9 @@ final class ChaosScenario implements Scenario {
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
 
-    static String label(int consumers, long messages, int rate) {
-        return String.format(Locale.ROOT, "chaos: %d consumer processes, %,d messages at %,d msg/s", consumers,
-                messages, rate);
+    static String label(int consumers, long messages, int rate, HandlerMode handler) {
+        return String.format(Locale.ROOT, "chaos: %d consumer processes, %,d messages at %,d msg/s%s", consumers,
+                messages, rate, handler == HandlerMode.PLAIN ? "" : ", " + handler.flagValue() + " handler");
     }
 
     @Override
@@ -68,7 +70,7 @@ final class ChaosScenario implements Scenario {
 
     /** The run's sizes, from the command line or the defaults. */
     private record Settings(int consumers, long messages, int rate, long seed, int kills, int storms, int restarts,
-                            Duration stall) {
+                            Duration stall, HandlerMode handler) {
 
         Duration window() {
             return Duration.ofMillis(messages * 1000 / rate);
@@ -79,10 +81,10 @@ final class ChaosScenario implements Scenario {
     public ScenarioResult run(BenchContext context) throws Exception {
         Settings settings = settings(context);
         Progress progress = context.progress();
-        progress.note(String.format(Locale.ROOT, "chaos seed %d (repeat with --seed %d); %d consumers, %,d messages"
-                        + " at %d msg/s: a %.0f s fault window with %d kills, %d storms, %d restarts", settings.seed,
-                settings.seed, settings.consumers, settings.messages, settings.rate, settings.window().toMillis() / 1e3,
-                settings.kills, settings.storms, settings.restarts));
+        progress.note(String.format(Locale.ROOT, "chaos seed %d (repeat with --seed %d); %d consumers (%s handler),"
+                        + " %,d messages at %d msg/s: a %.0f s fault window with %d kills, %d storms, %d restarts",
+                settings.seed, settings.seed, settings.consumers, settings.handler.flagValue(), settings.messages,
+                settings.rate, settings.window().toMillis() / 1e3, settings.kills, settings.storms, settings.restarts));
         ChaosPlan plan = new ChaosPlan(settings.seed);
         List<ChaosPlan.Fault> faults = plan.faults(settings.window(), settings.consumers, settings.kills,
                 settings.storms, settings.restarts);
@@ -106,9 +108,9 @@ final class ChaosScenario implements Scenario {
         long groupId = admin.stream(stream.name(), BenchPayload.class).consumer(ChaosGroup.GROUP).get().orElseThrow()
                 .id();
         ChaosVerdict verdict = new ChaosVerdict(context.dataSource(), ledger.schema(),
-                context.schema() + ".exception_queue_" + stream.id(), groupId);
+                context.schema() + ".exception_queue_" + stream.id(), groupId, settings.handler);
         Function<String, List<String>> arguments = process -> List.of(server.jdbcUrl(), context.schema(),
-                ledger.schema(), stream.name(), process, Long.toString(settings.seed));
+                ledger.schema(), stream.name(), process, Long.toString(settings.seed), settings.handler.flagValue());
         List<String> notes = new ArrayList<>();
         progress.note("starting " + settings.consumers + " consumer processes (logs in " + logs + ")");
         ChaosProducer chaosProducer = new ChaosProducer();
@@ -141,16 +143,22 @@ final class ChaosScenario implements Scenario {
             progress.note("stopping the consumers gracefully");
             List<String> stops = fleet.stopAll(STOP_TIMEOUT);
             ChaosVerdict.Counts counts = verdict.judge(sent.acknowledged());
+            Optional<EffectCounts> effects = settings.handler == HandlerMode.TRANSACTIONAL
+                    ? Optional.of(verdict.effects(fleet.reports(ChaosHandler.UNIQUE_VIOLATION))) : Optional.empty();
+            List<String> evidence = new ArrayList<>(counts.evidence());
+            effects.ifPresent(found -> evidence.addAll(found.evidence()));
             ConsumerInspection after = admin.stream(stream.name(), BenchPayload.class).consumer(ChaosGroup.GROUP)
                     .inspect();
             describe(notes, settings, faultLog, sent, drain, fleet, stops, counts, after, verdict, server);
-            counts.evidence().forEach(line -> progress.note("  EVIDENCE " + line));
-            if (!counts.evidence().isEmpty() || drain.stalled() || !fleet.unexpectedExits().isEmpty()) {
+            effects.ifPresent(found -> notes.add(effectsNote(found)));
+            evidence.forEach(line -> notes.add("**EVIDENCE** " + line));
+            evidence.forEach(line -> progress.note("  EVIDENCE " + line));
+            if (!evidence.isEmpty() || drain.stalled() || !fleet.unexpectedExits().isEmpty()) {
                 notes.add("Consumer logs kept in " + logs);
             } else {
                 DirectoryTree.delete(logs);
             }
-            return result(settings, sent, faultLog, counts, notes);
+            return result(settings, sent, faultLog, counts, effects, notes);
         } finally {
             background.shutdownNow();
         }
@@ -170,7 +178,7 @@ final class ChaosScenario implements Scenario {
                 chaos.seed().orElseGet(() -> ThreadLocalRandom.current().nextLong()),
                 chaos.kills().orElse(Math.max(2, perWindow(windowSeconds, SECONDS_PER_KILL))),
                 chaos.storms().orElse(perWindow(windowSeconds, SECONDS_PER_STORM)), restarts,
-                smoke ? SMOKE_STALL : DEFAULT_STALL);
+                smoke ? SMOKE_STALL : DEFAULT_STALL, chaos.handler());
     }
 
     /** One fault per {@code every} of the window, at least one. */
@@ -213,7 +221,8 @@ final class ChaosScenario implements Scenario {
     }
 
     private static ScenarioResult result(Settings settings, ChaosProducer.Outcome sent, FaultInjector.Log faults,
-                                         ChaosVerdict.Counts counts, List<String> notes) {
+                                         ChaosVerdict.Counts counts, Optional<EffectCounts> effects,
+                                         List<String> notes) {
         Map<Metric, Double> values = new EnumMap<>(Metric.class);
         values.put(Metric.PRODUCED, (double) counts.produced());
         values.put(Metric.HANDLED, (double) counts.settled());
@@ -224,12 +233,13 @@ final class ChaosScenario implements Scenario {
         values.put(Metric.DUPLICATES, (double) counts.duplicates());
         values.put(Metric.ORDER_VIOLATIONS, (double) counts.orderViolations());
         values.put(Metric.OVERLAPS, (double) counts.overlaps());
+        effects.ifPresent(found -> values.put(Metric.EFFECT_ROWS, (double) found.rows()));
         Ledger ledger = new Ledger(sent.acknowledged().length, counts.stored(), counts.produced(),
                 counts.notStored(), counts.unexpected(), counts.duplicates(), counts.settled(), counts.unsettled(),
                 counts.orderViolations() + counts.overlaps());
-        Figure figure = new Figure(label(settings.consumers, settings.messages, settings.rate),
+        Figure figure = new Figure(label(settings.consumers, settings.messages, settings.rate, settings.handler),
                 List.of(new Sample(values, ledger)));
-        List<Invariant> invariants = List.of(
+        List<Invariant> invariants = new ArrayList<>(List.of(
                 Invariant.zero("lost", counts.lost(), "produced messages without their configured outcome: a"
                         + " successful run for each, dead-lettered for a poison one (or acknowledged but not stored)"),
                 Invariant.zero("unexpected", counts.unexpected(), "stored messages never acknowledged or stored"
@@ -239,7 +249,8 @@ final class ChaosScenario implements Scenario {
                 Invariant.zero("exclusive overlaps", counts.overlaps(), "runs of an exclusive or ordered key that"
                         + " began while another run of the key was going, in any process"),
                 Invariant.counted("duplicates", counts.duplicates(), "runs of a message after its first successful"
-                        + " run began: at-least-once delivery after kills, storms and restarts"));
+                        + " run began: at-least-once delivery after kills, storms and restarts")));
+        effects.ifPresent(found -> invariants.addAll(found.invariants()));
         return new ScenarioResult(List.of(figure), List.of(), notes, invariants);
     }
 
@@ -279,7 +290,7 @@ final class ChaosScenario implements Scenario {
         notes.add(String.format(Locale.ROOT, "Runs: %,d, of which %,d unfinished in a process that was never killed"
                         + " (their finish could not be recorded); besides, %,d runs failed at once because their start"
                         + " could not be recorded (not in the ledger); %,d messages dead-lettered although planned to"
-                        + " succeed.", counts.runs(), counts.unfinishedLive(), fleet.unrecordedRuns(),
+                        + " succeed.", counts.runs(), counts.unfinishedLive(), fleet.reports(ChaosHandler.UNRECORDED),
                 counts.deadUnplanned()));
         notes.add(fleet.started() + " consumer processes started in all: " + String.join("; ",
                 verdict.runsByProcess()));
@@ -291,7 +302,14 @@ final class ChaosScenario implements Scenario {
             notes.add("Processes that exited on their own: " + String.join("; ", fleet.unexpectedExits()));
         }
         notes.add("Graceful stops: " + String.join("; ", stops));
-        counts.evidence().forEach(line -> notes.add("**EVIDENCE** " + line));
+    }
+
+    private static String effectsNote(EffectCounts effects) {
+        return String.format(Locale.ROOT, "Effects: the handler is a TransactionalHandler; each run inserts (group,"
+                        + " message id) into chaos_effects (primary key on both) through the lent connection before its"
+                        + " planned failure, if any. %,d rows; %,d messages missing their row, %,d rows extra, %,d"
+                        + " unique violations reported by the consumers.", effects.rows(), effects.missing(),
+                effects.extra(), effects.violations());
     }
 
     /** A line from {@code status} every few seconds until shut down. */

@@ -30,6 +30,8 @@ import javax.sql.DataSource;
  *     could not be recorded) it counts as ending where it began, so a lost finish never invents an overlap;</li>
  * <li><b>duplicates</b>: runs of a message that started after its first successful run started.</li>
  * </ul>
+ * With a {@link HandlerMode#TRANSACTIONAL} handler a message is settled for the drain only once its effect
+ * committed as well, and {@link #effects} counts the effects table against the messages ({@link EffectCounts}).
  */
 final class ChaosVerdict {
     private static final int EXAMPLES = 5;
@@ -77,22 +79,29 @@ final class ChaosVerdict {
     private static final String SETTLED = "CASE WHEN m.behaviour = 'POISON' THEN EXISTS (SELECT 1 FROM {e} x WHERE"
             + " x.consumer_group_id = {g} AND x.message_id = m.message_id AND x.status = 'dead') ELSE EXISTS (SELECT"
             + " 1 FROM {l}.chaos_run r WHERE r.message_id = m.message_id AND r.outcome = 'success') END";
+    /** A message of {@code chaos_message m} whose effect, for the lab's group, committed. */
+    private static final String HAS_EFFECT = "EXISTS (SELECT 1 FROM {l}.chaos_effects f WHERE f.consumer_group = {n}"
+            + " AND f.message_id = m.message_id)";
+    private static final String EXPECTS_EFFECT = "m.behaviour <> 'POISON'";
 
     private final DataSource dataSource;
     private final String ledger;
     private final String exceptionTable;
     private final long groupId;
+    private final HandlerMode mode;
 
     /**
      * @param ledger         the ledger's schema
      * @param exceptionTable the stream's exception queue, schema-qualified
      * @param groupId        the lab's consumer group
+     * @param mode           how the consumers handle a message
      */
-    ChaosVerdict(DataSource dataSource, String ledger, String exceptionTable, long groupId) {
+    ChaosVerdict(DataSource dataSource, String ledger, String exceptionTable, long groupId, HandlerMode mode) {
         this.dataSource = dataSource;
         this.ledger = ledger;
         this.exceptionTable = exceptionTable;
         this.groupId = groupId;
+        this.mode = mode;
     }
 
     /** Writes every message of {@code logTable} with its plan into {@code chaos_message}; returns how many. */
@@ -129,9 +138,35 @@ final class ChaosVerdict {
         }
     }
 
-    /** Messages that have their configured outcome so far. */
+    /** Messages that have their configured outcome so far (and, with a transactional handler, their effect). */
     long settled() throws SQLException {
-        return count("SELECT count(*) FROM {l}.chaos_message m WHERE " + SETTLED);
+        return count("SELECT count(*) FROM {l}.chaos_message m WHERE " + SETTLED + (mode == HandlerMode.TRANSACTIONAL
+                ? " AND (NOT " + EXPECTS_EFFECT + " OR " + HAS_EFFECT + ")" : ""));
+    }
+
+    /**
+     * Counts the effects table against the messages once the consumers have stopped.
+     *
+     * @param violations the unique violations the consumer processes reported
+     */
+    EffectCounts effects(long violations) throws SQLException {
+        List<String> evidence = new ArrayList<>();
+        long rows = count("SELECT count(*) FROM {l}.chaos_effects");
+        long expected = count("SELECT count(*) FROM {l}.chaos_message m WHERE " + EXPECTS_EFFECT);
+        long missing = counted(evidence, "SELECT count(*) FROM {l}.chaos_message m WHERE " + EXPECTS_EFFECT
+                + " AND NOT " + HAS_EFFECT, "SELECT 'missing effect: message ' || m.message_id || ' (seq ' || m.seq"
+                + " || ', ' || m.behaviour || '): runs ' || coalesce((SELECT string_agg(r.process || '#' || r.attempt"
+                + " || ' ' || coalesce(r.outcome, 'unfinished'), ', ' ORDER BY r.started_at) FROM {l}.chaos_run r"
+                + " WHERE r.message_id = m.message_id), 'none') FROM {l}.chaos_message m WHERE " + EXPECTS_EFFECT
+                + " AND NOT " + HAS_EFFECT + " ORDER BY m.message_id");
+        long extra = rows - (expected - missing);
+        if (extra > 0) {
+            evidence.addAll(strings("SELECT 'extra effect: group ' || f.consumer_group || ', message ' || f.message_id"
+                    + " || coalesce(' (' || m.behaviour || ')', ' (no such message of the lab''s group)') FROM {l}.chaos_effects f LEFT JOIN"
+                    + " {l}.chaos_message m ON f.consumer_group = {n} AND m.message_id = f.message_id WHERE m.message_id"
+                    + " IS NULL OR NOT " + EXPECTS_EFFECT + " ORDER BY f.message_id LIMIT " + EXAMPLES));
+        }
+        return new EffectCounts(rows, missing, extra, violations, List.copyOf(evidence));
     }
 
     /**
@@ -216,7 +251,8 @@ final class ChaosVerdict {
     }
 
     private String sql(String template) {
-        return template.replace("{l}", ledger).replace("{e}", exceptionTable).replace("{g}", Long.toString(groupId));
+        return template.replace("{l}", ledger).replace("{e}", exceptionTable).replace("{g}", Long.toString(groupId))
+                .replace("{n}", "'" + ChaosGroup.GROUP + "'");
     }
 
     private long count(String template) throws SQLException {

@@ -146,9 +146,12 @@ final class ConsumerFleet implements AutoCloseable {
         return List.copyOf(unexpectedExits);
     }
 
-    /** Runs, over every process, that failed because their start could not be written to the ledger. */
-    synchronized long unrecordedRuns() {
-        return everyProcess.stream().mapToLong(ConsumerProcess::unrecordedRuns).sum();
+    /**
+     * How many lines starting with {@code prefix} every process, replaced and killed ones included, reported: such
+     * as {@link ChaosHandler#UNRECORDED} runs that failed because their start could not be written to the ledger.
+     */
+    synchronized long reports(String prefix) {
+        return everyProcess.stream().mapToLong(process -> process.reports(prefix)).sum();
     }
 
     /** Every session failure any process reported, prefixed with its name. */

@@ -165,12 +165,12 @@ final class ConsumerProcess {
 
     /** Whether one of its handlers has begun a run. */
     boolean busy() {
-        return lines.contains(ChaosConsumerMain.BUSY);
+        return lines.contains(ChaosHandler.BUSY);
     }
 
-    /** Runs that failed because their start could not be written to the ledger. */
-    long unrecordedRuns() {
-        return lines.stream().filter(line -> line.startsWith(ChaosConsumerMain.UNRECORDED + " ")).count();
+    /** How many lines it reported that start with {@code prefix} and a space. */
+    long reports(String prefix) {
+        return lines.stream().filter(line -> line.startsWith(prefix + " ")).count();
     }
 
     /** How it ended, for a process that exited on its own: its exit status and the last lines of its log. */

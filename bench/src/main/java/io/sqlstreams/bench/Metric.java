@@ -50,6 +50,8 @@ enum Metric {
     RESTARTS("restarts", "%,.0f"),
     /** Runs of a message after its first successful run started (chaos): expected after kills, not failed. */
     DUPLICATES("duplicates", "%,.0f"),
+    /** Rows of the transactional handler's effects table (chaos with {@code --handler transactional}). */
+    EFFECT_ROWS("effect rows", "%,.0f"),
     /** A group's head − committed when a phase ended, in messages (retention, mvcc). */
     LAG("lag at end", "%,.0f"),
     /** Expired range leases a session took over (the {@code handler} scenario: must stay 0). */

@@ -22,6 +22,10 @@ import io.sqlstreams.MessageMeta;
  * handler must end well within its timeout, or an overlap in the ledger could be a handler outliving its run
  * rather than the engine running a key twice. With the consumer's ledger pool (2 s to get a connection, 2 s
  * socket timeout) a handler's writes end within 9 s of its start, inside the 10 s timeout.
+ *
+ * <p>{@code chaos_effects} holds a transactional handler's effects ({@link HandlerMode#TRANSACTIONAL}): one row per
+ * group and message, written through the connection the library lends the handler, so it commits with the
+ * delivery's outcome or not at all; its primary key refuses a second row.
  */
 final class RunLedger {
     /** How long after a handler's start its ledger writes are still tried (the timeout is 10 s). */
@@ -57,6 +61,8 @@ final class RunLedger {
             statement.execute("CREATE INDEX ON " + schema + ".chaos_run (message_id)");
             statement.execute("CREATE TABLE " + schema + ".chaos_fault (id bigserial PRIMARY KEY, kind text NOT NULL,"
                     + " process text, detail text, at timestamptz NOT NULL DEFAULT clock_timestamp())");
+            statement.execute("CREATE TABLE " + schema + ".chaos_effects (consumer_group text NOT NULL, message_id"
+                    + " bigint NOT NULL, PRIMARY KEY (consumer_group, message_id))");
         }
     }
 
@@ -100,6 +106,19 @@ final class RunLedger {
                 update.executeUpdate();
             }
         });
+    }
+
+    /**
+     * Writes the effect of {@code meta}'s message for the lab's group through {@code lent}, the connection of the
+     * library's transaction: no retry, no commit; a second effect of the message fails with a unique violation.
+     */
+    void effect(Connection lent, MessageMeta meta) throws SQLException {
+        try (PreparedStatement insert = lent.prepareStatement("INSERT INTO " + schema + ".chaos_effects"
+                + " (consumer_group, message_id) VALUES (?, ?)")) {
+            insert.setString(1, ChaosGroup.GROUP);
+            insert.setLong(2, meta.messageId());
+            insert.executeUpdate();
+        }
     }
 
     /**

@@ -79,6 +79,24 @@ class BenchOptionsTest {
     }
 
     @Test
+    void theChaosHandlerIsPlainUnlessToldTransactionalAndNothingElse() throws Exception {
+        assertThat(BenchOptions.parse(new String[] {"chaos"}).chaos().handler()).isEqualTo(HandlerMode.PLAIN);
+        assertThat(BenchOptions.parse(new String[] {"chaos", "--handler", "plain"}).chaos().handler())
+                .isEqualTo(HandlerMode.PLAIN);
+        BenchOptions told = BenchOptions.parse(new String[] {"chaos", "--consumers", "3", "--handler",
+                "transactional", "--rate", "50"});
+        assertThat(told.chaos().handler()).isEqualTo(HandlerMode.TRANSACTIONAL);
+        assertThat(told.chaos().consumers()).hasValue(3);
+        assertThat(told.chaos().rate()).hasValue(50);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--handler", "Transactional"}))
+                .isInstanceOf(BenchOptions.UsageException.class)
+                .hasMessage("--handler needs plain or transactional, not Transactional");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--handler"}))
+                .hasMessage("--handler needs a value");
+        assertThat(Bench.run("chaos", "--handler", "batch")).as("a refused command line's exit status").isEqualTo(2);
+    }
+
+    @Test
     void phaseLengthsAreOptionalAndParsed() throws Exception {
         BenchOptions none = BenchOptions.parse(new String[] {"mvcc"});
         BenchOptions told = BenchOptions.parse(new String[] {"mvcc", "--before", "1.5", "--during", "600",

@@ -6,47 +6,88 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * The reliability lab end to end in smoke mode: two consumer JVMs, 2,000 messages, two SIGKILLs, a backend storm and
- * a PostgreSQL restart, and every invariant holds. It always runs on an embedded PostgreSQL of its own, whatever
- * {@code SQLSTREAMS_TEST_JDBC_URL} says: it restarts its server, which it may only do to one it owns.
+ * The reliability lab end to end in smoke mode, with each handler mode: two consumer JVMs, 2,000 messages, two
+ * SIGKILLs, a backend storm and a PostgreSQL restart, and every invariant holds. It always runs on an embedded
+ * PostgreSQL of its own, whatever {@code SQLSTREAMS_TEST_JDBC_URL} says: it restarts its server, which it may only do
+ * to one it owns.
  */
 class ChaosSmokeTest {
     private static final Path OUT = Path.of("target", "bench-smoke");
 
     @Test
     void chaosSmokeRunSurvivesKillsAStormAndARestartWithEveryInvariantHeld() throws Exception {
-        Path report = OUT.resolve(LocalDate.now() + "-chaos.md");
-        Files.deleteIfExists(report);
+        Report report = run(HandlerMode.PLAIN);
 
-        int status = Bench.run("chaos", "--smoke", "--out", OUT.toString());
+        report.assertEveryLedgerInvariantHeld();
+    }
 
-        assertThat(report).exists();
-        String text = Files.readString(report, StandardCharsets.UTF_8);
-        Map<String, Long> figures = figures(text, ChaosScenario.label(ChaosScenario.SMOKE_CONSUMERS,
-                ChaosScenario.SMOKE_MESSAGES, ChaosScenario.SMOKE_RATE));
-        assertThat(figures).as("the report:%n%s", text)
-                .containsEntry(Metric.PRODUCED.heading(), ChaosScenario.SMOKE_MESSAGES)
-                .containsEntry(Metric.HANDLED.heading(), ChaosScenario.SMOKE_MESSAGES)
-                .containsEntry(Metric.RESTARTS.heading(), 1L)
-                .containsEntry(Metric.ORDER_VIOLATIONS.heading(), 0L)
-                .containsEntry(Metric.OVERLAPS.heading(), 0L);
-        assertThat(figures.get(Metric.KILLS.heading())).isGreaterThanOrEqualTo(2);
-        assertThat(figures.get(Metric.BACKENDS_TERMINATED.heading())).as("one storm's terminations").isPositive();
-        assertThat(figures.get(Metric.RUNS.heading())).isGreaterThan(ChaosScenario.SMOKE_MESSAGES);
-        for (String invariant : List.of("lost", "unexpected", "ordered violations", "exclusive overlaps")) {
-            assertThat(text).contains("| " + invariant + " | 0 | PASS |");
+    /**
+     * The same faults with a transactional handler: every produced message but a poison one leaves exactly one row
+     * in the effects table, whose primary key no run ever met twice.
+     */
+    @Test
+    void aTransactionalHandlersEffectsHappenExactlyOnceThroughKillsAStormAndARestart() throws Exception {
+        long seed = ThreadLocalRandom.current().nextLong();
+        long poison = LongStream.range(0, ChaosScenario.SMOKE_MESSAGES).mapToObj(new ChaosPlan(seed)::message)
+                .filter(message -> message.behaviour() == ChaosPlan.Behaviour.POISON).count();
+
+        Report report = run(HandlerMode.TRANSACTIONAL, "--seed", Long.toString(seed));
+
+        report.assertEveryLedgerInvariantHeld();
+        assertThat(report.figures()).as("the report:%n%s", report.text())
+                .containsEntry(Metric.EFFECT_ROWS.heading(), ChaosScenario.SMOKE_MESSAGES - poison);
+        for (String invariant : List.of("missing effects", "extra effects", "unique violations")) {
+            assertThat(report.text()).contains("| " + invariant + " | 0 | PASS |");
         }
-        assertThat(text).contains("| duplicates |", "### Invariants: PASSED", "**Result: PASSED**",
-                "**PASSED** over 1 checks");
-        assertThat(status).as("exit status; the report:%n%s", text).isZero();
+    }
+
+    /** Runs {@code chaos --smoke} with {@code handler} and {@code more} flags; returns its report and exit status. */
+    private static Report run(HandlerMode handler, String... more) throws Exception {
+        Path file = OUT.resolve(LocalDate.now() + "-chaos.md");
+        Files.deleteIfExists(file);
+        List<String> args = new ArrayList<>(List.of("chaos", "--smoke", "--out", OUT.toString(), "--handler",
+                handler.flagValue()));
+        args.addAll(List.of(more));
+
+        int status = Bench.run(args.toArray(String[]::new));
+
+        assertThat(file).exists();
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        return new Report(text, figures(text, ChaosScenario.label(ChaosScenario.SMOKE_CONSUMERS,
+                ChaosScenario.SMOKE_MESSAGES, ChaosScenario.SMOKE_RATE, handler)), status);
+    }
+
+    /** A run's report, its figures by column heading, and its exit status. */
+    private record Report(String text, Map<String, Long> figures, int status) {
+
+        void assertEveryLedgerInvariantHeld() {
+            assertThat(figures).as("the report:%n%s", text)
+                    .containsEntry(Metric.PRODUCED.heading(), ChaosScenario.SMOKE_MESSAGES)
+                    .containsEntry(Metric.HANDLED.heading(), ChaosScenario.SMOKE_MESSAGES)
+                    .containsEntry(Metric.RESTARTS.heading(), 1L)
+                    .containsEntry(Metric.ORDER_VIOLATIONS.heading(), 0L)
+                    .containsEntry(Metric.OVERLAPS.heading(), 0L);
+            assertThat(figures.get(Metric.KILLS.heading())).isGreaterThanOrEqualTo(2);
+            assertThat(figures.get(Metric.BACKENDS_TERMINATED.heading())).as("one storm's terminations").isPositive();
+            assertThat(figures.get(Metric.RUNS.heading())).isGreaterThan(ChaosScenario.SMOKE_MESSAGES);
+            for (String invariant : List.of("lost", "unexpected", "ordered violations", "exclusive overlaps")) {
+                assertThat(text).contains("| " + invariant + " | 0 | PASS |");
+            }
+            assertThat(text).contains("| duplicates |", "### Invariants: PASSED", "**Result: PASSED**",
+                    "**PASSED** over 1 checks");
+            assertThat(status).as("exit status; the report:%n%s", text).isZero();
+        }
     }
 
     /** The medians of the figure table row labelled {@code label}, by column heading. */

@@ -1,11 +1,14 @@
 package io.sqlstreams.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Predicate;
 import java.util.stream.LongStream;
@@ -48,7 +51,8 @@ class ChaosVerdictTest {
         execute("CREATE TABLE " + schema.name() + ".log (id bigint PRIMARY KEY, payload jsonb NOT NULL)");
         execute("CREATE TABLE " + schema.name() + ".exceptions (consumer_group_id bigint, message_id bigint,"
                 + " status text, attempts int, last_error text)");
-        verdict = new ChaosVerdict(server.dataSource(), schema.name(), schema.name() + ".exceptions", GROUP);
+        verdict = new ChaosVerdict(server.dataSource(), schema.name(), schema.name() + ".exceptions", GROUP,
+                HandlerMode.PLAIN);
     }
 
     @AfterEach
@@ -194,7 +198,108 @@ class ChaosVerdictTest {
         assertThat(judge(first, second).orderViolations()).isZero();
     }
 
+    @Test
+    void withATransactionalHandlerAMessageIsSettledOnlyOnceItsEffectCommitted() throws Exception {
+        long poison = seq(m -> m.behaviour() == ChaosPlan.Behaviour.POISON);
+        long committed = seq(m -> succeeds(m));
+        long rolledBack = seq(m -> m.seq() > committed && succeeds(m));
+        store(poison, committed, rolledBack);
+        dead(poison);
+        for (long success : new long[] {committed, rolledBack}) {
+            finished(success, "c1", 0, 10, "success");
+        }
+        effect(ChaosGroup.GROUP, id(committed));
+        ChaosVerdict transactional = transactional();
+
+        assertThat(transactional.settled()).as("the success whose transaction rolled back is not settled").isEqualTo(2);
+        assertThat(verdict.settled()).as("the plain handler's verdict reads the ledger alone").isEqualTo(3);
+    }
+
+    @Test
+    void everyProducedMessageButAPoisonOneHasExactlyOneEffectAndNothingElseHasOne() throws Exception {
+        long first = seq(m -> m.policy() == Concurrency.PARALLEL && succeeds(m));
+        long failsOnce = seq(m -> m.behaviour() == ChaosPlan.Behaviour.FAILS_ONCE);
+        long poison = seq(m -> m.behaviour() == ChaosPlan.Behaviour.POISON);
+        store(first, failsOnce, poison);
+        effect(ChaosGroup.GROUP, id(first));
+        effect(ChaosGroup.GROUP, id(failsOnce));
+        ChaosVerdict transactional = transactional();
+
+        EffectCounts counts = transactional.effects(0);
+
+        assertThat(counts).isEqualTo(new EffectCounts(2, 0, 0, 0, List.of()));
+        assertThat(counts.invariants()).allMatch(Invariant::passed);
+    }
+
+    @Test
+    void aMissingEffectAndEveryRowBeyondOnePerMessageAreCountedWithExamples() throws Exception {
+        long missing = seq(m -> m.policy() == Concurrency.PARALLEL && succeeds(m));
+        long kept = seq(m -> m.seq() > missing && succeeds(m));
+        long poison = seq(m -> m.behaviour() == ChaosPlan.Behaviour.POISON);
+        store(missing, kept, poison);
+        finished(missing, "c1", 0, 10, "success");
+        effect(ChaosGroup.GROUP, id(kept));
+        effect(ChaosGroup.GROUP, id(poison));
+        effect(ChaosGroup.GROUP, 999_999);
+        effect("another-group", id(kept));
+        ChaosVerdict transactional = transactional();
+
+        EffectCounts counts = transactional.effects(0);
+
+        assertThat(counts.rows()).isEqualTo(4);
+        assertThat(counts.missing()).isEqualTo(1);
+        assertThat(counts.extra()).as("the poison message's row, a message not produced, another group's").isEqualTo(3);
+        assertThat(counts.evidence()).contains("missing effect: message " + id(missing) + " (seq " + missing
+                        + ", SUCCEEDS): runs c1#1 success", "extra effect: group chaos, message " + id(poison)
+                        + " (POISON)", "extra effect: group chaos, message 999999 (no such message of the lab's group)",
+                "extra effect: group another-group, message " + id(kept) + " (no such message of the lab's group)");
+        assertThat(counts.invariants()).extracting(Invariant::name, Invariant::count, Invariant::passed)
+                .containsExactly(tuple("missing effects", 1L, false), tuple("extra effects", 3L, false),
+                        tuple("unique violations", 0L, true));
+    }
+
+    @Test
+    void aUniqueViolationTheConsumersReportedFailsTheRunEvenWithEveryEffectInPlace() throws Exception {
+        long only = seq(m -> succeeds(m));
+        store(only);
+        effect(ChaosGroup.GROUP, id(only));
+        ChaosVerdict transactional = transactional();
+
+        EffectCounts counts = transactional.effects(2);
+
+        assertThat(counts.missing() + counts.extra()).isZero();
+        assertThat(counts.invariants()).filteredOn(invariant -> !invariant.passed())
+                .singleElement().extracting(Invariant::name, Invariant::count)
+                .containsExactly("unique violations", 2L);
+    }
+
+    @Test
+    void theEffectsTableRefusesASecondRowOfAMessage() throws Exception {
+        effect(ChaosGroup.GROUP, 5);
+
+        assertThatThrownBy(() -> effect(ChaosGroup.GROUP, 5)).isInstanceOf(SQLException.class)
+                .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("23505");
+    }
+
     // ---------------------------------------------------------------------------------------------------
+
+    /** A verdict for a transactional handler, the messages stored so far recorded. */
+    private ChaosVerdict transactional() throws SQLException {
+        ChaosVerdict transactional = new ChaosVerdict(server.dataSource(), schema.name(), schema.name()
+                + ".exceptions", GROUP, HandlerMode.TRANSACTIONAL);
+        transactional.recordMessages(schema.name() + ".log", PLAN);
+        return transactional;
+    }
+
+    private void effect(String group, long messageId) throws SQLException {
+        try (Connection connection = server.dataSource().getConnection();
+             PreparedStatement insert = connection.prepareStatement("INSERT INTO " + schema.name()
+                     + ".chaos_effects (consumer_group, message_id) VALUES (?, ?)")) {
+            insert.setString(1, group);
+            insert.setLong(2, messageId);
+            insert.executeUpdate();
+        }
+    }
 
     private static boolean succeeds(ChaosPlan.Message message) {
         return message.behaviour() == ChaosPlan.Behaviour.SUCCEEDS;
