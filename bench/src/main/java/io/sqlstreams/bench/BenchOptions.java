@@ -191,7 +191,11 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                         + ScaleScenario.SMOKE_PROCESSES + "), the backlog they drain (default "
                         + ScaleScenario.DEFAULT_MESSAGES + "; smoke " + ScaleScenario.SMOKE_MESSAGES + "); the"
                         + " realistic shape's consumer processes (default " + ScaleScenario.DEFAULT_CONSUMERS
-                        + "; smoke " + ScaleScenario.SMOKE_CONSUMERS + ") and seconds of producing per repetition");
+                        + "; smoke " + ScaleScenario.SMOKE_CONSUMERS + ") and seconds of producing per repetition",
+                "  handler-forms: [--messages N] [--consumers N]: the keyed backlog each form's groups drain (default "
+                        + HandlerFormsScenario.DEFAULT_MESSAGES + "; smoke " + HandlerFormsScenario.SMOKE_MESSAGES
+                        + "), consumer processes (default " + ScaleScenario.DEFAULT_CONSUMERS + "; smoke "
+                        + ScaleScenario.SMOKE_CONSUMERS + ")");
     }
 
     /** The nearest directory from the working directory up that holds {@code bench/pom.xml}, else the working one. */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
@@ -57,13 +58,23 @@ final class GroupSessions implements AutoCloseable {
     static GroupSessions start(List<SqlStreams> clients, String stream, String group,
                                MessageHandler<BenchPayload> handler, ConsumeOptions options, ConsumerConfig config)
             throws InterruptedException {
+        return start(clients, stream, group, config, instance -> instance.start(handler, options));
+    }
+
+    /**
+     * As {@link #start(List, String, String, MessageHandler, ConsumeOptions, ConsumerConfig)}, each session started
+     * by {@code starter} (with a handler of any form).
+     */
+    static GroupSessions start(List<SqlStreams> clients, String stream, String group, ConsumerConfig config,
+                               Function<ConsumerInstance<BenchPayload>, ConsumerSession> starter)
+            throws InterruptedException {
         List<ConsumerSession> sessions = new ArrayList<>();
         long first = 0;
         try {
             for (SqlStreams client : clients) {
                 ConsumerInstance<BenchPayload> instance = client.stream(stream, BenchPayload.class).consumer(group)
                         .register(config);
-                ConsumerSession session = instance.start(handler, options);
+                ConsumerSession session = starter.apply(instance);
                 sessions.add(session);
                 if (!session.awaitStarted(START_TIMEOUT)) {
                     throw new IllegalStateException("session " + session.id() + " of " + group + " did not start within "

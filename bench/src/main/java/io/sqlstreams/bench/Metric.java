@@ -36,6 +36,8 @@ enum Metric {
     OVERLAPS("overlaps", "%,.0f"),
     /** Message ids handled successfully more than once (the {@code keys} scenario). */
     DOUBLE_RUNS("double runs", "%,.0f"),
+    /** The database's commits ({@code xact_commit}) over a measurement, per message handled (handler forms). */
+    COMMITS_PER_MESSAGE("commits / msg", "%.3f"),
     /** Messages produced (chaos). */
     PRODUCED("produced", "%,.0f"),
     /** Messages that reached their configured outcome: a success, or dead-lettered for a poison one (chaos). */

@@ -7,8 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.sqlstreams.ConsumeOptions;
@@ -122,75 +120,41 @@ final class RealisticShape {
         try (BenchStream stream = BenchStream.register(lab.admin(), context.dataSource(), context.schema(),
                 "scale-keys")) {
             IdTable produced = IdTable.create(context.dataSource(), lab.ledger() + ".produced_" + n);
-            List<String> groups = new ArrayList<>();
-            List<WorkTable> tables = new ArrayList<>();
-            for (String kind : GROUPS) {
-                groups.add(kind + "-" + n);
-                GroupSessions.declare(lab.admin(), stream.name(), groups.get(groups.size() - 1));
-                tables.add(WorkTable.create(context.dataSource(), lab.ledger() + ".work_" + n + "_" + kind,
-                        ThreadLocalRandom.current().nextInt()));
-            }
+            WorkGroups groups = WorkGroups.declare(lab, stream, Integer.toString(n));
             ServerCost meter = lab.meter(stream, consumers);
-            List<ProcessSessions> sessions = new ArrayList<>();
             String line;
-            ServerCost.Cost cost;
             try {
-                for (int g = 0; g < groups.size(); g++) {
-                    sessions.add(ProcessSessions.start(lab.consumers().subList(0, consumers), stream.name(),
-                            groups.get(g), "insert " + tables.get(g).name() + " " + tables.get(g).lockSpace()));
-                }
+                groups.start(lab.consumers().subList(0, consumers), stream, HandlerForm.PLAIN);
                 lab.producer().command("produce " + stream.name() + " " + producing.toMillis() / 1e3 + " "
                         + PRODUCER_THREADS + " " + produced.name());
                 line = lab.producer().awaitLine(ScaleProducerMain.PRODUCED + " " + produced.name(),
                         producing.plus(Workers.GRACE), ProcessSessions.failures(produced.name()));
-                long acknowledged = ProcessSessions.field(line, 2);
-                for (ProcessSessions group : sessions) {
-                    group.awaitHandled(acknowledged, lab.stall(), Optional.empty(), details);
-                }
-                cost = meter.stop(acknowledged);
+                groups.awaitHandled(ProcessSessions.field(line, 2), details);
+                costs.add(meter.stop(ProcessSessions.field(line, 2)));
             } catch (Exception | Error e) {
                 meter.abandon();
                 throw e;
             }
-            costs.add(cost);
-            return judge(stream, produced, line, groups, tables, sessions, details, into);
+            return judge(stream, produced, line, groups, details, into);
         }
     }
 
-    private Run judge(BenchStream stream, IdTable produced, String line, List<String> groups, List<WorkTable> tables,
-                      List<ProcessSessions> sessions, List<String> details, Tally into) throws Exception {
+    private Run judge(BenchStream stream, IdTable produced, String line, WorkGroups groups, List<String> details,
+                      Tally into) throws Exception {
         BenchContext context = lab.context();
         String[] fields = line.split(" ");
-        long duplicates = Long.parseLong(fields[3]);
         long startMicros = Long.parseLong(fields[4]);
         double seconds = (Long.parseLong(fields[5]) - startMicros) / 1e6;
-        long[] acknowledged = produced.sortedIds(context.dataSource());
-        LedgerQueries.RowCount rows = stream.rows();
-        long[] stored = stream.storedIds();
+        ProducedLog log = ProducedLog.read(context, stream, produced, Long.parseLong(fields[3]));
         Map<Metric, Double> produce = new EnumMap<>(Metric.class);
-        produce.put(Metric.THROUGHPUT, acknowledged.length / seconds);
+        produce.put(Metric.THROUGHPUT, log.acknowledged().length / seconds);
         produce.put(Metric.P50, Double.parseDouble(fields[6]));
         produce.put(Metric.P99, Double.parseDouble(fields[7]));
-        Sample producer = new Sample(produce, Ledger.ofIds(acknowledged, duplicates, rows, stored));
-        List<Sample> samples = new ArrayList<>();
+        Sample producer = new Sample(produce, Ledger.ofIds(log.acknowledged(), log.duplicates(), log.rows(),
+                log.stored()));
         StringBuilder detail = new StringBuilder(String.format(Locale.ROOT, "rep %d: produced %,d in %.1f s",
-                GroupSessions.nextRepetition(details), acknowledged.length, seconds));
-        for (int g = 0; g < groups.size(); g++) {
-            ProcessSessions.Finished finished = sessions.get(g).finish(ScaleLab.FINISH_TIMEOUT);
-            WorkTable.Counts counts = tables.get(g).judge(context.dataSource());
-            into.add(counts);
-            Map<Metric, Double> values = new EnumMap<>(Metric.class);
-            values.put(Metric.THROUGHPUT, finished.handled() / ((finished.lastMicros() - startMicros) / 1e6));
-            values.put(Metric.ORDER_VIOLATIONS, (double) counts.orderViolations());
-            values.put(Metric.OVERLAPS, (double) counts.overlaps());
-            values.put(Metric.DUPLICATES, (double) counts.duplicates());
-            samples.add(new Sample(values, DeliveryLedger.of(acknowledged, duplicates, rows, stored,
-                    tables.get(g).sortedIds(context.dataSource())).withViolations(counts.orderViolations()
-                    + counts.overlaps())));
-            detail.append(String.format(Locale.ROOT, "; %s drained %.1f s after the producer's start (%s)",
-                    GROUPS.get(g), (finished.lastMicros() - startMicros) / 1e6, String.join(", ",
-                            finished.counters())));
-        }
+                GroupSessions.nextRepetition(details), log.acknowledged().length, seconds));
+        List<Sample> samples = groups.judge(groups.finish(), startMicros, log, into, detail);
         details.add(detail.toString());
         context.progress().note("  " + detail);
         return new Run(producer, samples);

@@ -34,18 +34,30 @@ final class Repetitions {
      */
     List<Figure> measurePaired(String firstLabel, Measurement first, String secondLabel, Measurement second)
             throws Exception {
-        List<Sample> firstSamples = new ArrayList<>();
-        List<Sample> secondSamples = new ArrayList<>();
+        return measureRotating(List.of(firstLabel, secondLabel), List.of(first, second));
+    }
+
+    /**
+     * Measurements to be held against each other, each repetition running all of them with the starting one rotated
+     * (a, b, c; then b, c, a; then c, a, b; …), so a drift of the machine over the run weighs on all of them alike.
+     *
+     * @return a figure per measurement, in the order of {@code labels}
+     */
+    List<Figure> measureRotating(List<String> labels, List<Measurement> measurements) throws Exception {
+        int size = labels.size();
+        List<List<Sample>> samples = new ArrayList<>();
+        labels.forEach(label -> samples.add(new ArrayList<>()));
         for (int k = 1; k <= count; k++) {
-            if (k % 2 == 1) {
-                firstSamples.add(repetition(firstLabel, k, first));
-                secondSamples.add(repetition(secondLabel, k, second));
-            } else {
-                secondSamples.add(repetition(secondLabel, k, second));
-                firstSamples.add(repetition(firstLabel, k, first));
+            for (int step = 0; step < size; step++) {
+                int m = (k - 1 + step) % size;
+                samples.get(m).add(repetition(labels.get(m), k, measurements.get(m)));
             }
         }
-        return List.of(new Figure(firstLabel, firstSamples), new Figure(secondLabel, secondSamples));
+        List<Figure> figures = new ArrayList<>();
+        for (int m = 0; m < size; m++) {
+            figures.add(new Figure(labels.get(m), samples.get(m)));
+        }
+        return figures;
     }
 
     private Sample repetition(String label, int k, Measurement measurement) throws Exception {

@@ -7,13 +7,16 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Function;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.ConsumerConfig;
+import io.sqlstreams.ConsumerInstance;
+import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
-import io.sqlstreams.MessageMeta;
 import io.sqlstreams.SqlStreams;
 
 /**
@@ -26,8 +29,10 @@ import io.sqlstreams.SqlStreams;
  * <ul>
  *   <li>{@code consume <stream> <group> noop <id table>}: a handler that only keeps each message id in memory; the
  *       ids go to the {@link IdTable} when the group finishes ({@link SustainedScenario#CONSUME}'s options);</li>
- *   <li>{@code consume <stream> <group> insert <work table> <lock space>}: a handler that inserts one row per
- *       message into the group's {@link WorkTable} ({@link RealisticShape#CONSUME}'s options);</li>
+ *   <li>{@code consume <stream> <group> insert <work table> <lock space> [<form>]}: a handler that inserts one row
+ *       per message into the group's {@link WorkTable} ({@link RealisticShape#CONSUME}'s options), in the
+ *       {@link HandlerForm} the last field names ({@code plain}, {@code transactional} or {@code batch}; plain when
+ *       absent);</li>
  *   <li>{@code finish <group>}: stops the group's session gracefully (and writes its ids);</li>
  *   <li>{@code stop}: finishes every group and exits.</li>
  * </ul>
@@ -116,25 +121,27 @@ public final class ScaleConsumerMain {
         }
     }
 
-    /** {@code consume <stream> <group> noop <id table>} or {@code consume <stream> <group> insert <table> <space>}. */
+    /**
+     * {@code consume <stream> <group> noop <id table>} or
+     * {@code consume <stream> <group> insert <table> <space> [<form>]}.
+     */
     private void consume(String[] command) throws InterruptedException {
         String group = command[2];
         HandledLog log = new HandledLog(EXPECTED_PER_THREAD, false);
-        MessageHandler<BenchPayload> handler;
+        Function<ConsumerInstance<BenchPayload>, ConsumerSession> starter;
         IdTable ids = null;
         if (command[3].equals("noop")) {
             ids = new IdTable(command[4]);
-            handler = GroupDrain.recordingIds(log);
+            MessageHandler<BenchPayload> handler = GroupDrain.recordingIds(log);
+            starter = instance -> instance.start(handler, SustainedScenario.CONSUME);
         } else {
-            WorkTable work = new WorkTable(command[4], Integer.parseInt(command[5]));
-            handler = payload -> {
-                MessageMeta meta = MessageMeta.current();
-                work.insert(workPool, meta, process);
-                log.record(meta.messageId());
-            };
+            HandlerForm.Work work = new HandlerForm.Work(new WorkTable(command[4], Integer.parseInt(command[5])),
+                    workPool, process, log);
+            HandlerForm form = HandlerForm.at(command, 6);
+            starter = instance -> form.start(instance, work);
         }
-        GroupSessions sessions = GroupSessions.start(List.of(client), command[1], group, handler,
-                ids != null ? SustainedScenario.CONSUME : RealisticShape.CONSUME);
+        GroupSessions sessions = GroupSessions.start(List.of(client), command[1], group, ConsumerConfig.defaults(),
+                starter);
         groups.put(group, new Running(sessions, log, ids));
         HarnessLink.report(STARTED + " " + group + " " + BenchClock.micros(sessions.firstStartedNanos()));
     }

@@ -43,7 +43,10 @@ final class ScaleDrains {
         List<String> notes = new ArrayList<>();
         try (BenchStream stream = BenchStream.register(lab.admin(), context.dataSource(), context.schema(),
                 "scale")) {
-            Backlog backlog = prefill(stream, messages, notes);
+            ProducedLog.Filled filled = ProducedLog.prefill(lab, stream, messages, false,
+                    lab.ledger() + ".produced_backlog");
+            notes.add(filled.note());
+            ProducedLog backlog = filled.log();
             int most = processCounts.stream().max(Integer::compare).orElseThrow();
             Duration limit = Warmup.limit(context);
             notes.add(Warmup.run(context, label(most, messages).replace(" (msg/s)", "") + ", cut at "
@@ -69,27 +72,7 @@ final class ScaleDrains {
         return new Result(figures, comparisons, costs, notes);
     }
 
-    /** The pre-filled log, read once for the ledger of every drain. */
-    private record Backlog(long[] acknowledged, long duplicates, LedgerQueries.RowCount rows, long[] stored) {
-    }
-
-    private Backlog prefill(BenchStream stream, long messages, List<String> notes) throws Exception {
-        BenchContext context = lab.context();
-        context.progress().note(String.format(Locale.ROOT, "pre-filling %,d messages from the producer process",
-                messages));
-        IdTable produced = IdTable.create(context.dataSource(), lab.ledger() + ".produced_backlog");
-        lab.producer().command("prefill " + stream.name() + " " + messages + " " + produced.name());
-        String line = lab.producer().awaitLine(ScaleProducerMain.PREFILLED + " " + produced.name(),
-                Duration.ofSeconds(messages / 1_000 + 120), ProcessSessions.failures(produced.name()));
-        notes.add(String.format(Locale.ROOT, "Backlog: %,d messages pre-filled once by the producer process"
-                        + " (produceBatch of %d from %d threads, %s s), every acknowledged id written to a table;"
-                        + " every drain reads the same log with a fresh group.", messages, LibraryPrefill.BATCH,
-                LibraryPrefill.THREADS, line.split(" ")[4]));
-        return new Backlog(produced.sortedIds(context.dataSource()), ProcessSessions.field(line, 3), stream.rows(),
-                stream.storedIds());
-    }
-
-    private Sample drainOnce(BenchStream stream, Backlog backlog, int processes, Optional<Duration> limit,
+    private Sample drainOnce(BenchStream stream, ProducedLog backlog, int processes, Optional<Duration> limit,
                              List<String> details, List<ServerCost.Cost> costs) throws Exception {
         BenchContext context = lab.context();
         int n = drains.incrementAndGet();
@@ -112,8 +95,7 @@ final class ScaleDrains {
         ProcessSessions.Finished finished = sessions.finish(ScaleLab.FINISH_TIMEOUT);
         double seconds = (finished.lastMicros() - sessions.startedMicros()) / 1e6;
         long[] handledIds = handled.sortedIds(context.dataSource());
-        Ledger ledger = DeliveryLedger.of(backlog.acknowledged(), backlog.duplicates(), backlog.rows(),
-                backlog.stored(), handledIds);
+        Ledger ledger = backlog.delivered(handledIds);
         costs.add(cost);
         details.add("rep " + GroupSessions.nextRepetition(details) + ": " + String.join(", ", finished.counters()));
         context.progress().note(String.format(Locale.ROOT, "  %d processes: %,d handled in %.1f s; PostgreSQL %s"

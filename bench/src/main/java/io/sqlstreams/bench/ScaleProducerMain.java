@@ -27,8 +27,9 @@ import io.sqlstreams.StreamHandle;
  *
  * <p>Commands on stdin, one a line, run in order:
  * <ul>
- *   <li>{@code prefill <stream> <messages> <id table>}: {@code produceBatch} of 1,000 from 4 threads
- *       ({@link LibraryPrefill}), then every acknowledged id into the table; reports
+ *   <li>{@code prefill <stream> <messages> [keyed] <id table>}: {@code produceBatch} of 1,000 from 4 threads
+ *       ({@link LibraryPrefill}), with {@code keyed} message {@code i} keyed as {@link ScaleKeys} says, then every
+ *       acknowledged id into the table; reports
  *       {@code prefilled <id table> <acknowledged> <duplicates> <seconds>};</li>
  *   <li>{@code produce <stream> <seconds> <threads> <id table>}: {@code produce()} with automatic batching from that
  *       many threads, closed loop, for that long, message {@code i} keyed as {@link ScaleKeys} says; each thread
@@ -65,7 +66,8 @@ public final class ScaleProducerMain {
             try {
                 StreamHandle<BenchPayload> stream = client.stream(command[1], BenchPayload.class);
                 HarnessLink.report(switch (command[0]) {
-                    case "prefill" -> prefill(stream, Long.parseLong(command[2]), ids, pool);
+                    case "prefill" -> prefill(stream, Long.parseLong(command[2]), command[3].equals("keyed"), ids,
+                            pool);
                     case "produce" -> produce(stream, BenchOptions.positiveSeconds(command[2], "seconds"),
                             Integer.parseInt(command[3]), ids, pool);
                     default -> throw new IllegalArgumentException("unknown command " + line);
@@ -79,9 +81,9 @@ public final class ScaleProducerMain {
         System.exit(0);
     }
 
-    private static String prefill(StreamHandle<BenchPayload> stream, long messages, IdTable ids, DataSource pool)
-            throws Exception {
-        LibraryPrefill.Filled filled = LibraryPrefill.fill(stream, messages, null);
+    private static String prefill(StreamHandle<BenchPayload> stream, long messages, boolean keyed, IdTable ids,
+                                  DataSource pool) throws Exception {
+        LibraryPrefill.Filled filled = LibraryPrefill.fill(stream, messages, keyed ? ScaleKeys::options : null);
         ids.append(pool, PROCESS, filled.ids());
         return String.format(Locale.ROOT, "%s %s %d %d %.3f", PREFILLED, ids.name(), filled.ids().length,
                 filled.duplicates(), filled.seconds());

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.sqlstreams.SqlStreams;
 
 /**
  * BENCHMARKS.md #9, scale with processes. Every consumer and the producer are JVMs of their own
@@ -34,7 +33,6 @@ final class ScaleScenario implements Scenario {
     /** The children's JVM: unlike the chaos lab's small ones, with the optimising compiler, as an application runs. */
     static final List<String> JVM = List.of("-Xmx512m", "-XX:+UseSerialGC", "-Xshare:auto");
     static final double TARGET_PERCENT = 90;
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
     @Override
     public String name() {
@@ -64,31 +62,13 @@ final class ScaleScenario implements Scenario {
     @Override
     public ScenarioResult run(BenchContext context) throws Exception {
         Settings settings = settings(context);
-        Progress progress = context.progress();
-        String url = context.server().jdbcUrl();
         int fleet = Math.max(settings.consumers(), settings.processes().stream().max(Integer::compare).orElseThrow());
-        Path logs = Files.createTempDirectory("bench-scale-");
         String loadBefore = loadAverage();
-        progress.note("starting " + fleet + " consumer processes and the producer process (logs in " + logs + ")");
-        SqlStreams admin = ConsumeClients.one(context);
-        try (ThrowawaySchema ledger = ThrowawaySchema.create(context.dataSource());
-             ConsumerFleet consumers = ConsumerFleet.start(fleet, name -> ConsumerProcess.start(name,
-                     ScaleConsumerMain.class, JVM, List.of(url, context.schema(), name), logs), progress);
-             ConsumerFleet producers = ConsumerFleet.start(1, name -> ConsumerProcess.start(ScaleProducerMain.PROCESS,
-                     ScaleProducerMain.class, JVM, List.of(url, context.schema()), logs), progress)) {
-            ScaleLab lab = new ScaleLab(context, admin, ledger.name(), consumers.processes(),
-                    producers.processes().get(0));
+        return ScaleLab.run(context, fleet, lab -> {
             ScaleDrains.Result drains = new ScaleDrains(lab).run(settings.processes(), settings.messages());
             RealisticShape.Result shape = new RealisticShape(lab).run(settings.consumers(), settings.producing());
-            consumers.stopAll(STOP_TIMEOUT);
-            producers.stopAll(STOP_TIMEOUT);
-            ScenarioResult result = result(settings, drains, shape, loadBefore);
-            DirectoryTree.delete(logs);
-            return result;
-        } catch (Exception | Error e) {
-            progress.note("the consumer and producer logs are kept in " + logs);
-            throw e;
-        }
+            return result(settings, drains, shape, loadBefore);
+        });
     }
 
     private static Settings settings(BenchContext context) {
@@ -183,7 +163,7 @@ final class ScaleScenario implements Scenario {
     }
 
     /** {@code /proc/loadavg}'s first three fields, or "unknown". */
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
             return fields[0] + " " + fields[1] + " " + fields[2];

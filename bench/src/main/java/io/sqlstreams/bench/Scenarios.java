@@ -9,7 +9,7 @@ final class Scenarios {
             new DrainScenario(), new SustainedScenario(), new LatencyScenario(), new HandlerScenario(),
             new FailureScenario(), new KeysScenario(), new ChaosScenario(), new RetentionScenario(),
             new MvccScenario(), new WakeupScenario(), new ScaleScenario(), new CollectorScenario(),
-            new TelemetryScenario());
+            new TelemetryScenario(), new HandlerFormsScenario());
 
     private Scenarios() {
     }

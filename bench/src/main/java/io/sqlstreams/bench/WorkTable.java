@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 import javax.sql.DataSource;
 
@@ -12,8 +13,9 @@ import io.sqlstreams.MessageMeta;
 
 /**
  * The table of one group's handler in the realistic shape (BENCHMARKS.md #9): every run inserts one row, in a
- * transaction of its own, with the message, its key and policy and the process. The row also says whether another
- * run of the same key in the same group was inside its own insert at that moment: the insert tries a
+ * transaction of its own or in the library's ({@link HandlerForm}), with the message, its key and policy and the
+ * process. The row also says whether another run of the same key in the same group was inside its own insert at that
+ * moment: the insert tries a
  * transaction-scoped advisory lock on (lock space, key number) and never waits for it, so a held lock is a second run
  * of the key at once, in whichever process. A bigserial numbers the inserts in the order they happened, which for
  * the runs of one key, one at a time, is the order they ran.
@@ -38,6 +40,9 @@ record WorkTable(String name, int lockSpace) {
                   long overlaps, long overlappedKeys) {
     }
 
+    private static final String INSERT = "INSERT INTO {t} (id, message_key, policy, process, overlapped)"
+            + " VALUES (?, ?, ?, ?, NOT pg_try_advisory_xact_lock(?, ?))";
+
     /** Each ordered message's first run, in insert order: {@code (id, message_key, s)}. */
     private static final String FIRSTS = "firsts AS (SELECT id, message_key, min(seq) AS s FROM {t}"
             + " WHERE policy = 'ordered' GROUP BY id, message_key)";
@@ -53,20 +58,45 @@ record WorkTable(String name, int lockSpace) {
         return new WorkTable(name, lockSpace);
     }
 
-    /** The handler's work: one row for the current delivery, committed on its own. */
+    /** The plain handler's work: one row for the current delivery, committed on its own. */
     void insert(DataSource dataSource, MessageMeta meta, String process) throws SQLException {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement insert = connection.prepareStatement("INSERT INTO " + name + " (id, message_key,"
-                     + " policy, process, overlapped) VALUES (?, ?, ?, ?, NOT pg_try_advisory_xact_lock(?, ?))")) {
+        try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(true);
-            insert.setLong(1, meta.messageId());
-            insert.setString(2, meta.messageKey());
-            insert.setString(3, meta.options().concurrency().wireName());
-            insert.setString(4, process);
-            insert.setInt(5, lockSpace);
-            insert.setInt(6, ScaleKeys.number(meta.messageKey()));
+            insert(connection, meta, process);
+        }
+    }
+
+    /**
+     * One row for {@code meta} on {@code connection}, in whatever transaction it is in. Inside the library's range
+     * transaction the advisory lock is held until the range commits, so it also catches a run of the key that starts
+     * before an earlier run's writes committed; a later message of the key in the same transaction takes the lock
+     * again (it is its session's already) and is not flagged.
+     */
+    void insert(Connection connection, MessageMeta meta, String process) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(INSERT.replace("{t}", name))) {
+            bind(insert, meta, process);
             insert.executeUpdate();
         }
+    }
+
+    /** A row for each of {@code metas}, in order, as one JDBC batch on {@code connection}. */
+    void insertAll(Connection connection, List<MessageMeta> metas, String process) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement(INSERT.replace("{t}", name))) {
+            for (MessageMeta meta : metas) {
+                bind(insert, meta, process);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+    }
+
+    private void bind(PreparedStatement insert, MessageMeta meta, String process) throws SQLException {
+        insert.setLong(1, meta.messageId());
+        insert.setString(2, meta.messageKey());
+        insert.setString(3, meta.options().concurrency().wireName());
+        insert.setString(4, process);
+        insert.setInt(5, lockSpace);
+        insert.setInt(6, ScaleKeys.number(meta.messageKey()));
     }
 
     /** Every message id a run inserted, ascending, repeats included. */
