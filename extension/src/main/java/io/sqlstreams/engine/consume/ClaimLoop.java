@@ -19,7 +19,7 @@ import io.sqlstreams.engine.loop.Loop;
  * The claim loop: first puts the group's binding set in place, then keeps the local queue filled with leased
  * ranges, taking room for a batch before each claim. A range's key chains go through the {@link KeyChainGate};
  * everything else, and the chains it admits at once, goes to the queue; for a transactional handler the whole range
- * goes as one unit, which takes its keys itself. Caught up, it waits ClaimPollRate or until
+ * goes as one unit once the gate holds the keys of all its chains. Caught up, it waits ClaimPollRate or until
  * a commit on its stream is announced ({@link Loop#wake()}). While the group is paused it claims nothing.
  */
 final class ClaimLoop implements Loop.Body {
@@ -123,8 +123,8 @@ final class ClaimLoop implements Loop.Body {
     }
 
     /**
-     * Queues a claimed range's deliveries: whole, for a transactional handler, or unit by unit, where key chains the
-     * gate does not admit at once wait there.
+     * Queues a claimed range's deliveries: whole, for a transactional handler, or unit by unit; key chains the gate
+     * does not admit at once wait there (for a transactional handler, the whole range waits).
      */
     private void enqueue(ClaimedRange range, int taken) {
         queue.settle(taken, range.deliveries().size());
@@ -132,12 +132,14 @@ final class ClaimLoop implements Loop.Body {
         if (range.deliveries().isEmpty()) {
             return;
         }
-        if (wholeRanges) {
-            queue.add(DispatchUnit.whole(range));
-            return;
-        }
         List<DispatchUnit> units = DispatchUnit.of(range);
         List<DispatchUnit> chains = units.stream().filter(DispatchUnit::chain).toList();
+        if (wholeRanges) {
+            if (chains.isEmpty() || gate.admitWhole(range, chains)) {
+                queue.add(DispatchUnit.whole(range));
+            }
+            return;
+        }
         Set<DispatchUnit> admitted = Collections.newSetFromMap(new IdentityHashMap<>());
         if (!chains.isEmpty()) {
             admitted.addAll(gate.admit(range, chains));

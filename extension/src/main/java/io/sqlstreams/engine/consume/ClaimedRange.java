@@ -92,6 +92,11 @@ final class ClaimedRange {
         return !stale && outcomes.size() == deliveries.size();
     }
 
+    /** The outcome recorded for {@code delivery}, or null. */
+    synchronized DeliveryOutcome outcomeOf(Delivery delivery) {
+        return outcomes.get(delivery.messageId());
+    }
+
     synchronized boolean complete() {
         return outcomes.size() == deliveries.size();
     }

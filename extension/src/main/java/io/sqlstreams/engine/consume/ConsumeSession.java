@@ -147,7 +147,12 @@ final class ConsumeSession<T> implements ConsumerSession {
                     public void refused(DispatchUnit chain, String reason) {
                         dispatcher.deferUnrun(chain, reason);
                     }
-                });
+
+                    @Override
+                    public void rangeReady(ClaimedRange range) {
+                        queue.add(DispatchUnit.whole(range));
+                    }
+                }, transactional);
         RangeRecorder recorder = new RangeRecorder(engine, group, counters, keyLeases);
         committer = new RangeCommitter(engine, group, recorder, config, executors.recorder, gate::nudge);
         Dispatcher.UnitRunner units = handler instanceof SessionHandler.Transactional<T> inTransaction

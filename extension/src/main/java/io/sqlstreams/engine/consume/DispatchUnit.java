@@ -26,9 +26,10 @@ record DispatchUnit(ClaimedRange range, List<Delivery> deliveries, Kind kind) {
         RANGE
     }
 
-    /** The whole of a range as one unit. */
+    /** The whole of a range as one unit: its deliveries without an outcome yet (the gate may have deferred some). */
     static DispatchUnit whole(ClaimedRange range) {
-        return new DispatchUnit(range, range.deliveries(), Kind.RANGE);
+        return new DispatchUnit(range, range.deliveries().stream().filter(delivery -> range.outcomeOf(delivery) == null)
+                .toList(), Kind.RANGE);
     }
 
     /** The units of a range in id order of their first message. */

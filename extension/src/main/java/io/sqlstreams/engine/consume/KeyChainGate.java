@@ -21,7 +21,9 @@ import io.sqlstreams.engine.query.KeyLeaseQueries.WantedKey;
  * without a permit, and is asked for again every {@link #RETRY} and whenever this session commits a range, for
  * as long as its range's lease leaves time to run it; then, or at once when an earlier message of its key waits
  * on the exception path, the chain is refused and its messages are deferred. While a range has waiting chains,
- * each retry also gives back the keys of its chains that have finished, so two ranges never wait on each other.
+ * each retry also gives back the keys of its chains that have finished, so two ranges never wait on each other. In
+ * whole-range mode (a transactional handler's ranges) a range runs only once all its chains hold their keys, and
+ * holds none while any is busy.
  */
 final class KeyChainGate {
     static final Duration RETRY = Duration.ofMillis(10);
@@ -33,6 +35,10 @@ final class KeyChainGate {
         void admitted(DispatchUnit chain);
 
         void refused(DispatchUnit chain, String reason);
+
+        /** Whole-range mode: every chain of the range holds its key or was refused; the range may run. */
+        default void rangeReady(ClaimedRange range) {
+        }
     }
 
     /** The key leases the gate asks for and gives back under a range's token: {@link KeyLeases} in a session. */
@@ -60,10 +66,21 @@ final class KeyChainGate {
     private final Outlet outlet;
     private final Map<ClaimedRange, Waiting> waiting = new LinkedHashMap<>();
     private final Object scheduling = new Object();
+    private final boolean wholeRanges;
     private ScheduledFuture<?> nextRetry;
 
     KeyChainGate(RangeKeys keys, Clock clock, Duration grace, Duration recordMargin,
                  ScheduledExecutorService retries, Outlet outlet) {
+        this(keys, clock, grace, recordMargin, retries, outlet, false);
+    }
+
+    /**
+     * @param wholeRanges a range runs whole once all its chains hold their keys ({@link #admitWhole}): a range
+     *                    holds none of them while any is busy, so two waiting ranges never hold what the other needs
+     */
+    KeyChainGate(RangeKeys keys, Clock clock, Duration grace, Duration recordMargin,
+                 ScheduledExecutorService retries, Outlet outlet, boolean wholeRanges) {
+        this.wholeRanges = wholeRanges;
         this.keys = keys;
         this.clock = clock;
         this.budget = new LeaseBudget(grace, recordMargin);
@@ -86,6 +103,23 @@ final class KeyChainGate {
             scheduleRetry(RETRY);
         }
         return admitted;
+    }
+
+    /**
+     * Whole-range mode: asks for the keys of all of a freshly claimed range's chains at once.
+     *
+     * @return true when the range may run now; otherwise it waits and goes to {@link Outlet#rangeReady} later
+     */
+    boolean admitWhole(ClaimedRange range, List<DispatchUnit> chains) {
+        List<DispatchUnit> left = ask(range, chains, List.of(), null);
+        if (left.isEmpty()) {
+            return !range.complete();
+        }
+        synchronized (waiting) {
+            waiting.put(range, new Waiting(left));
+        }
+        scheduleRetry(RETRY);
+        return false;
     }
 
     /** A chain ran to its end; while its range waits for other keys, its key is given back at the next retry. */
@@ -164,6 +198,9 @@ final class KeyChainGate {
                     entry.getValue().chains = left;
                 }
             }
+            if (wholeRanges && left.isEmpty() && !range.stale() && !range.complete()) {
+                outlet.rangeReady(range);
+            }
         }
         synchronized (waiting) {
             if (!waiting.isEmpty()) {
@@ -201,6 +238,9 @@ final class KeyChainGate {
         if (grant.released() < finished.size()) {
             keys.warnTakenOver(range, finished.size() - grant.released());
         }
+        if (wholeRanges) {
+            return holdAllOrNone(range, asking, grant, leaseLeft);
+        }
         List<DispatchUnit> waits = new ArrayList<>();
         for (int i = 0; i < asking.size(); i++) {
             DispatchUnit chain = asking.get(i);
@@ -216,6 +256,44 @@ final class KeyChainGate {
                 case AFTER_EXCEPTION -> outlet.refused(chain,
                         "an earlier message of the key waits on the exception path");
                 case BUSY -> waits.add(chain);
+            }
+        }
+        return waits;
+    }
+
+    /**
+     * Whole-range mode: keeps the granted keys only when no chain is busy; otherwise gives them back at once and
+     * returns every chain not refused, to ask for all of them again.
+     */
+    private List<DispatchUnit> holdAllOrNone(ClaimedRange range, List<DispatchUnit> asking, KeyLeases.Grant grant,
+                                             Duration leaseLeft) {
+        List<DispatchUnit> waits = new ArrayList<>();
+        List<String> granted = new ArrayList<>();
+        boolean anyBusy = false;
+        for (int i = 0; i < asking.size(); i++) {
+            DispatchUnit chain = asking.get(i);
+            switch (grant.states().get(i)) {
+                case ACQUIRED -> {
+                    granted.add(chain.messageKey());
+                    waits.add(chain);
+                }
+                case AFTER_EXCEPTION -> outlet.refused(chain,
+                        "an earlier message of the key waits on the exception path");
+                case BUSY -> {
+                    anyBusy = true;
+                    waits.add(chain);
+                }
+            }
+        }
+        if (!anyBusy) {
+            range.keyLeasesChanged(granted.size());
+            return List.of();
+        }
+        if (!granted.isEmpty()) {
+            try {
+                keys.takeAll(List.of(), granted, range.token(), leaseLeft);
+            } catch (SqlStreamsException failure) {
+                // still held under the range's token: asked for again, they are granted again, and its commit frees them
             }
         }
         return waits;

@@ -2,33 +2,33 @@ package io.sqlstreams.engine.consume;
 
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import io.sqlstreams.SqlStreamsException;
 
 /**
- * The key leases a range run in one transaction needs, taken before the transaction begins and without waiting:
- * every key chain's in one round trip under the range's token (given back by the range's commit), and each compacted
- * message's own, which also checks that it is still its key's head (given back after the commit). A message whose
- * key is busy is deferred and one that lost its head superseded, both without running: a transaction never waits
- * for a key.
+ * What decides a message of a range run in one transaction before it runs, apart from its handler: the key chain
+ * gate, which took every chain's key before the range was queued and deferred the chains it refused (their outcomes
+ * are on the range), and each compacted message's own lease, taken here before the transaction begins, which also
+ * checks that the message is still its key's head (given back after the commit). A compacted message whose key is
+ * busy is deferred and one that lost its head superseded, both without running: a transaction never waits for a key.
  */
 final class RangeKeyHold {
     private final KeyLeases keys;
+    private final ClaimedRange range;
     private final Map<Long, DeliveryOutcome> unrun = new HashMap<>();
     private final Map<Delivery, String> ownLeases = new HashMap<>();
 
-    private RangeKeyHold(KeyLeases keys) {
+    private RangeKeyHold(KeyLeases keys, ClaimedRange range) {
         this.keys = keys;
+        this.range = range;
     }
 
-    /** Takes the keys of {@code range} for {@code duration}; a failure to take them defers their messages. */
-    static RangeKeyHold take(KeyLeases keys, ClaimedRange range, LeaseBudget budget, Duration duration) {
-        RangeKeyHold hold = new RangeKeyHold(keys);
-        hold.takeChainKeys(range, duration);
+    /** Takes the compacted messages' own leases of {@code range}. */
+    static RangeKeyHold take(KeyLeases keys, ClaimedRange range, LeaseBudget budget) {
+        RangeKeyHold hold = new RangeKeyHold(keys, range);
         for (Delivery delivery : range.deliveries()) {
-            if (KeyLeases.needed(delivery) && delivery.compactionRank() != null) {
+            if (KeyLeases.needed(delivery) && delivery.compactionRank() != null && range.outcomeOf(delivery) == null) {
                 hold.takeOwnLease(delivery, budget.needed(delivery));
             }
         }
@@ -37,7 +37,8 @@ final class RangeKeyHold {
 
     /** What a message gets without running, because of its key; null when it may run. */
     DeliveryOutcome unrun(Delivery delivery) {
-        return unrun.get(delivery.messageId());
+        DeliveryOutcome refused = range.outcomeOf(delivery);
+        return refused != null ? refused : unrun.get(delivery.messageId());
     }
 
     /** Gives back the compacted messages' own leases once the range's outcome is committed or lost. */
@@ -50,28 +51,6 @@ final class RangeKeyHold {
             }
         });
         ownLeases.clear();
-    }
-
-    private void takeChainKeys(ClaimedRange range, Duration duration) {
-        List<DispatchUnit> chains = DispatchUnit.of(range).stream().filter(DispatchUnit::chain).toList();
-        if (chains.isEmpty()) {
-            return;
-        }
-        KeyLeases.Grant grant;
-        try {
-            grant = keys.takeAll(chains.stream().map(DispatchUnit::keyRequest).toList(), List.of(), range.token(),
-                    duration);
-        } catch (SqlStreamsException failure) {
-            chains.forEach(chain -> deferAll(chain, "its key lease could not be taken: " + failure.getMessage()));
-            return;
-        }
-        for (int i = 0; i < chains.size(); i++) {
-            switch (grant.states().get(i)) {
-                case ACQUIRED -> range.keyLeasesChanged(1);
-                case AFTER_EXCEPTION -> deferAll(chains.get(i), "an earlier message of the key waits on the exception path");
-                case BUSY -> deferAll(chains.get(i), "another delivery held the message key");
-            }
-        }
     }
 
     private void takeOwnLease(Delivery delivery, Duration duration) {
@@ -89,9 +68,5 @@ final class RangeKeyHold {
                     "another delivery held the message key"));
             case SUPERSEDED -> unrun.put(delivery.messageId(), new DeliveryOutcome.Superseded());
         }
-    }
-
-    private void deferAll(DispatchUnit chain, String reason) {
-        chain.deliveries().forEach(delivery -> unrun.put(delivery.messageId(), new DeliveryOutcome.Deferred(reason)));
     }
 }

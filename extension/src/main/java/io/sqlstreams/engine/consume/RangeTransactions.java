@@ -84,7 +84,7 @@ final class RangeTransactions<T> implements Dispatcher.UnitRunner {
     private enum End { ALL_RESOLVED, STOPPED_EARLY, ABANDONED }
 
     /**
-     * One range in one transaction: its keys are taken first ({@link RangeKeyHold}), then each message runs in id
+     * One range in one transaction: its keys are held first ({@link RangeKeyHold}), then each message runs in id
      * order under a savepoint and its own timeout ({@link MessageWatch}); the range's outcome rows are written in the
      * same transaction, which commits once, or rolls back, handler writes included, when the lease was lost. A
      * message whose ordered key failed earlier in the range is deferred unrun. When too little lease is left for the
@@ -112,7 +112,7 @@ final class RangeTransactions<T> implements Dispatcher.UnitRunner {
         void run() {
             try {
                 if (range.start()) {
-                    keyHold = RangeKeyHold.take(keys, range, budget, leaseLeft().plus(budget.recordMargin()));
+                    keyHold = RangeKeyHold.take(keys, range, budget);
                     runInTransaction();
                     keyHold.releaseOwnLeases();
                 }

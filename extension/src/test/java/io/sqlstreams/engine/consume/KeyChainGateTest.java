@@ -253,6 +253,42 @@ class KeyChainGateTest {
         return new ClaimedRange(token, 0, 100, deadline, List.of(deliveries));
     }
 
+    @Test
+    void aWholeRangeHoldsNoneOfItsKeysWhileOneIsBusyAndIsReadyOnceAllAreHeld() {
+        KeyChainGate whole = new KeyChainGate(keys, clock, GRACE, RECORD_MARGIN, retries, outlet, true);
+        keys.states.put("b", KeyState.BUSY);
+
+        assertThat(whole.admitWhole(twoKeys, twoChains)).as("b is busy: the range waits").isFalse();
+
+        assertThat(keys.calls).extracting(Ask::keys, Ask::finished).containsExactly(
+                tuple(List.of("a", "b"), List.of()),
+                tuple(List.of(), List.of("a")));
+        assertThat(twoKeys.keyLeasesHeld()).as("a given back at once: no range holds a key while it waits").isZero();
+        assertThat(outlet.admitted).isEmpty();
+
+        keys.states.put("b", KeyState.ACQUIRED);
+        retries.advance(KeyChainGate.RETRY);
+
+        assertThat(keys.calls).last().extracting(Ask::keys).isEqualTo(List.of("a", "b"));
+        assertThat(outlet.ready).containsExactly(twoKeys);
+        assertThat(outlet.admitted).as("chains are not handed out one by one").isEmpty();
+        assertThat(twoKeys.keyLeasesHeld()).isEqualTo(2);
+        assertThat(retries.pending()).isZero();
+    }
+
+    @Test
+    void aWholeRangeWhoseChainIsBehindAnExceptionRowRunsAtOnceWithThatChainDeferred() {
+        KeyChainGate whole = new KeyChainGate(keys, clock, GRACE, RECORD_MARGIN, retries, outlet, true);
+        keys.states.put("b", KeyState.AFTER_EXCEPTION);
+
+        assertThat(whole.admitWhole(twoKeys, twoChains)).isTrue();
+
+        assertThat(outlet.refused).containsExactly(tuple(twoChains.get(1),
+                "an earlier message of the key waits on the exception path"));
+        assertThat(twoKeys.keyLeasesHeld()).isOne();
+        assertThat(retries.pending()).isZero();
+    }
+
     /** One {@code takeAll} call as the gate made it. */
     private record Ask(List<String> keys, List<String> finished, String token, Duration duration) {
     }
@@ -288,6 +324,7 @@ class KeyChainGateTest {
     private static final class RecordingOutlet implements KeyChainGate.Outlet {
         final List<DispatchUnit> admitted = new ArrayList<>();
         final List<Tuple> refused = new ArrayList<>();
+        final List<ClaimedRange> ready = new ArrayList<>();
 
         @Override
         public void admitted(DispatchUnit chain) {
@@ -297,6 +334,11 @@ class KeyChainGateTest {
         @Override
         public void refused(DispatchUnit chain, String reason) {
             refused.add(tuple(chain, reason));
+        }
+
+        @Override
+        public void rangeReady(ClaimedRange range) {
+            ready.add(range);
         }
     }
 }
