@@ -20,6 +20,17 @@ import io.sqlstreams.engine.sql.AfterCommit;
  */
 final class LentConnection implements InvocationHandler {
     private static final Set<String> REFUSED = Set.of("commit", "close", "setAutoCommit", "abort");
+    /** Interfaces whose {@code getConnection()} would name the unguarded connection: statements, the metadata. */
+    private static final ClassValue<Boolean> NAMES_ITS_CONNECTION = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            try {
+                return type.isInterface() && type.getMethod("getConnection").getReturnType() == Connection.class;
+            } catch (NoSuchMethodException none) {
+                return false;
+            }
+        }
+    };
 
     private final HandlerTransaction transaction;
 
@@ -58,17 +69,8 @@ final class LentConnection implements InvocationHandler {
             }
         }
         Object result = invokeOn(transaction.connection(), method, args);
-        return handsOutThisConnection(method) ? backTo(proxy, method.getReturnType(), result) : result;
-    }
-
-    /** A statement or the metadata: objects whose {@code getConnection()} would name the unguarded connection. */
-    private static boolean handsOutThisConnection(Method method) {
-        try {
-            return method.getReturnType().isInterface()
-                    && method.getReturnType().getMethod("getConnection").getReturnType() == Connection.class;
-        } catch (NoSuchMethodException none) {
-            return false;
-        }
+        return NAMES_ITS_CONNECTION.get(method.getReturnType()) ? backTo(proxy, method.getReturnType(), result)
+                : result;
     }
 
     private static Object backTo(Object lent, Class<?> type, Object target) {

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
@@ -246,7 +245,7 @@ class TransactionalHandlerTest extends TransactionalTestBase {
         Effects effects = effects("stubborn");
         int stubbornIndex = 4;
         long stubborn = scenario.ids().get(stubbornIndex);
-        AtomicBoolean letGo = new AtomicBoolean();
+        CountDownLatch letGo = new CountDownLatch(1);
         start(scenario, ledger.transactional((message, meta, connection) -> {
             effects.write(connection);
             if (meta.messageId() == stubborn && meta.attempt() == 1) {
@@ -257,7 +256,7 @@ class TransactionalHandlerTest extends TransactionalTestBase {
 
         // Its retry runs while the abandoned first run still loops: the failure was recorded without waiting for it.
         await("the timed-out message retried").atMost(PATIENCE).until(() -> ledger.runCount(stubborn) == 2);
-        letGo.set(true);
+        letGo.countDown();
         await().atMost(PATIENCE).until(() -> effects.messageIds().size() == 10
                 && scenario.tables().exceptions().isEmpty());
 
@@ -340,12 +339,15 @@ class TransactionalHandlerTest extends TransactionalTestBase {
     }
 
     /** Stays busy past the handler's timeout and grace, swallowing interrupts, until let go or {@code cap} passed. */
-    private static void outlastInterrupts(AtomicBoolean letGo, Duration cap) {
+    /** Waits for {@code letGo} (at most {@code cap}), swallowing the interrupts of its timeout meanwhile. */
+    private static void outlastInterrupts(CountDownLatch letGo, Duration cap) {
         long until = System.nanoTime() + cap.toNanos();
         boolean interrupted = false;
-        while (!letGo.get() && System.nanoTime() < until) {
+        while (System.nanoTime() < until) {
             try {
-                Thread.sleep(10);
+                if (letGo.await(until - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                    break;
+                }
             } catch (InterruptedException ignored) {
                 interrupted = true;
             }
