@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0157}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0159}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -487,7 +487,13 @@ public enum Code {
             "Send before the application stops, or let the sender retry the nacked message once the application runs again."),
     SQL0157(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "HandlerConnectionMisuse",
             "A transactional handler tried to commit, roll back, close or change the auto-commit of the connection the library lent it: the transaction is the library's, so the call is refused with an SQLException, which fails the message (its writes rolled back to its savepoint, then retried) unless the handler catches it.",
-            "Let the handler return to commit and throw to roll back; do not close the connection, and use savepoints of your own for partial rollbacks.");
+            "Let the handler return to commit and throw to roll back; do not close the connection, and use savepoints of your own for partial rollbacks."),
+    SQL0158(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "TransactionalObserverType",
+            "A @ConsumerGroup observer declares @Transactional with REQUIRES_NEW, NOT_SUPPORTED or NEVER: each would run it outside the JTA transaction the library begins for the message, so its writes could not commit with the message's outcome. The deployment fails.",
+            "Use REQUIRED (the default), MANDATORY or SUPPORTS, which join the library's transaction, or remove @Transactional for an observer whose writes commit on their own."),
+    SQL0159(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "MixedDataSources",
+            "A transactional @ConsumerGroup observer's writes could not share one local transaction with the library's outcome row: a JTA persistence unit of the application uses another data source than sqlstreams.datasource, or two connections of that data source taken in one JTA transaction were not the same PostgreSQL session (the data source does not share connections). Either would need a two-phase (XA) commit, which the library does not start behind your back. The deployment fails.",
+            "Point the persistence unit's jta-data-source at the data source sqlstreams.datasource names, and keep that data source's connections shareable (the servers' default).");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

@@ -32,9 +32,9 @@ class CodeTest {
     }
 
     @Test
-    void constantsAreSql0001ToSql0157InOrder() {
+    void constantsAreSql0001ToSql0159InOrder() {
         Code[] codes = Code.values();
-        assertThat(codes).hasSize(157);
+        assertThat(codes).hasSize(159);
         for (int i = 0; i < codes.length; i++) {
             String expected = String.format("SQL%04d", i + 1);
             assertThat(codes[i].name()).isEqualTo(expected);
@@ -60,7 +60,7 @@ class CodeTest {
         errors.addAll(range(53, 56));
         errors.addAll(numbers(64, 66, 97, 106, 107, 108, 109, 110, 111, 112, 113));
         errors.addAll(range(132, 138));
-        errors.addAll(numbers(145, 152, 153, 156, 157));
+        errors.addAll(numbers(145, 152, 153, 156, 157, 158, 159));
         Set<Integer> metrics = range(42, 51);
         metrics.addAll(range(67, 93));
         metrics.addAll(range(98, 100));
@@ -202,7 +202,7 @@ class CodeTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"SQL0000", "SQL0158", "0", "158", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
+    @ValueSource(strings = {"SQL0000", "SQL0160", "0", "160", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
         "SQL-0059", "-59", "+59", "SQLX059", "   "})
     void findRejectsAnythingElse(String text) {
         assertThat(Code.find(text)).isEmpty();

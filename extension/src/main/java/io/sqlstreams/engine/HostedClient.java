@@ -35,6 +35,14 @@ public interface HostedClient extends SqlStreams {
     interface HostedConsumer<T> extends ConsumerInstance<T> {
         /** {@link #start(MessageHandler, ConsumeOptions)} with handlers on {@code handlerExecutor}. */
         ConsumerSession start(MessageHandler<T> handler, ConsumeOptions options, ExecutorService handlerExecutor);
+
+        /**
+         * Like {@link #start(MessageHandler, ConsumeOptions, ExecutorService)}, with each message run in a transaction
+         * of the host's that also records its success, so the handler's writes and the message's outcome commit
+         * together. A range's messages run in id order, one range per handler thread.
+         */
+        ConsumerSession startEnlisted(MessageHandler<T> handler, HostTransactions transactions, ConsumeOptions options,
+                                      ExecutorService handlerExecutor);
     }
 
     /** A producer that can also write inside a transaction the server manages. */

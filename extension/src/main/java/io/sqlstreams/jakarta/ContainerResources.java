@@ -5,11 +5,13 @@ import java.util.concurrent.ThreadFactory;
 
 import javax.sql.DataSource;
 
+import io.sqlstreams.engine.HostTransactions;
+
 /**
  * What the runtime takes from the server, by JNDI name: the data source, the managed thread factory for claim
- * loops, the managed executors handlers run on, and the caller's JTA transaction (whether there is one, and what
- * runs after it commits). A test or
- * a non-JNDI host replaces the default bean with an alternative.
+ * loops, the managed executors handlers run on, the caller's JTA transaction (whether there is one, and what runs
+ * after it commits) and new JTA transactions for transactional observers. A test or a non-JNDI host replaces the
+ * default bean with an alternative.
  */
 public interface ContainerResources {
 
@@ -26,4 +28,11 @@ public interface ContainerResources {
 
     /** Runs {@code action} once the calling thread's JTA transaction has committed (never on a rollback). */
     void afterCommit(Runnable action);
+
+    /**
+     * Transactions of the server's transaction manager in which {@code dataSource}'s connections are enlisted.
+     *
+     * @throws IllegalStateException naming what could not be found
+     */
+    HostTransactions transactions(DataSource dataSource);
 }

@@ -8,14 +8,16 @@ import java.util.concurrent.ExecutorService;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.HostTransactions;
 import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.consume.SessionFailure;
 import io.sqlstreams.jakarta.config.GroupSettings;
 
 /**
  * One group's session on this instance: registers the declaration, starts the session with the observer as its
- * handler on the group's managed executor, and restarts it with a doubling backoff (1 s up to 1 min) when it
- * fails, as soon as it has failed (it may still be draining). What a failure means is {@link SessionFailure}'s
+ * handler on the group's managed executor (a transactional observer in a JTA transaction per message), and
+ * restarts it with a doubling backoff (1 s up to 1 min) when it fails, as soon as it has failed (it may still be
+ * draining). What a failure means is {@link SessionFailure}'s
  * verdict: a group or stream that no longer exists leaves it FAILED, which liveness reports; a suspended worker
  * leaves it STOPPED, as intended; anything else (a lost instance, a loop that exited, a database failure) heals
  * with a fresh session. A session whose group an operator paused is PAUSED (live, claiming nothing). A running
@@ -29,6 +31,7 @@ final class GroupSupervisor<T> {
     private final GroupSettings settings;
     private final Class<T> payloadType;
     private final MessageHandler<T> handler;
+    private final HostTransactions transactions;
     private final ExecutorService handlers;
     private final Clock clock;
     private HostedClient.HostedConsumer<T> instance;
@@ -38,12 +41,14 @@ final class GroupSupervisor<T> {
     private Duration backoff = FIRST_BACKOFF;
     private int restarts;
 
+    /** @param transactions for a transactional observer, the JTA transactions each message runs in; else null */
     GroupSupervisor(ObservedGroup group, GroupSettings settings, Class<T> payloadType, MessageHandler<T> handler,
-                    ExecutorService handlers, Clock clock) {
+                    HostTransactions transactions, ExecutorService handlers, Clock clock) {
         this.group = group;
         this.settings = settings;
         this.payloadType = payloadType;
         this.handler = handler;
+        this.transactions = transactions;
         this.handlers = handlers;
         this.clock = clock;
         this.state = new GroupState(GroupState.Status.NOT_STARTED, 0, null, clock.instant());
@@ -57,7 +62,8 @@ final class GroupSupervisor<T> {
     }
 
     synchronized void start() {
-        session = instance.start(handler, settings.options(), handlers);
+        session = transactions == null ? instance.start(handler, settings.options(), handlers)
+                : instance.startEnlisted(handler, transactions, settings.options(), handlers);
         state = new GroupState(GroupState.Status.RUNNING, restarts, null, clock.instant());
     }
 

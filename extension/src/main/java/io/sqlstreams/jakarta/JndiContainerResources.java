@@ -11,15 +11,20 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import jakarta.transaction.UserTransaction;
+
+import io.sqlstreams.engine.HostTransactions;
 
 /**
  * The server's resources by JNDI: {@code java:comp/DefaultManagedThreadFactory} for the claim loops, the
- * transaction synchronization registry for the transaction check and the after-commit actions.
+ * transaction synchronization registry for the transaction check and the after-commit actions, the user
+ * transaction for the transactions of transactional observers.
  */
 @ApplicationScoped
 public class JndiContainerResources implements ContainerResources {
     static final String THREAD_FACTORY = "java:comp/DefaultManagedThreadFactory";
     static final String TRANSACTIONS = "java:comp/TransactionSynchronizationRegistry";
+    static final String USER_TRANSACTION = "java:comp/UserTransaction";
 
     @Override
     public DataSource dataSource(String jndiName) {
@@ -55,6 +60,11 @@ public class JndiContainerResources implements ContainerResources {
                 }
             }
         });
+    }
+
+    @Override
+    public HostTransactions transactions(DataSource dataSource) {
+        return new JtaTransactions(lookup(USER_TRANSACTION, UserTransaction.class, "user transaction"), dataSource);
     }
 
     private static TransactionSynchronizationRegistry transactions() {

@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import javax.sql.DataSource;
+
 import io.sqlstreams.Code;
 import io.sqlstreams.ConsumerGroup;
 import io.sqlstreams.SchemaVersion;
@@ -20,6 +22,7 @@ import io.sqlstreams.jakarta.config.SettingsProblem;
 import io.sqlstreams.jakarta.config.SettingsResolver;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.DeploymentException;
@@ -27,12 +30,14 @@ import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.InjectionPoint;
 import jakarta.enterprise.inject.spi.ProcessInjectionPoint;
 import jakarta.enterprise.inject.spi.ProcessObserverMethod;
+import jakarta.transaction.Transactional;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * The portable extension: finds every {@code @ConsumerGroup} observer method, checks every {@code @StreamName}
- * injection point, and at deployment validation resolves each group's settings from MicroProfile Config,
- * reporting every problem at once with its code. The observers are never fired through the event bus:
+ * injection point, and at deployment validation resolves each group's settings from MicroProfile Config and, with
+ * a {@code @Transactional} observer, checks that its writes can share one transaction with the library's
+ * ({@link SharedTransactionCheck}), reporting every problem at once with its code. The observers are never fired through the event bus:
  * {@link SqlStreamsRuntime} runs one session per group that notifies exactly its observer.
  */
 public class SqlStreamsExtension implements Extension {
@@ -77,7 +82,15 @@ public class SqlStreamsExtension implements Extension {
                     + " payload class");
             return;
         }
-        ObservedGroup found = new ObservedGroup(address, event.getObserverMethod(), payload);
+        Transactional declared = transactional(event.getAnnotatedMethod());
+        ObservedGroup found = new ObservedGroup(address, event.getObserverMethod(), payload, declared != null);
+        Transactional.TxType type = declared == null ? null : declared.value();
+        if (type == Transactional.TxType.REQUIRES_NEW || type == Transactional.TxType.NOT_SUPPORTED
+                || type == Transactional.TxType.NEVER) {
+            problems.add(Code.SQL0158.id() + " the observer of " + found.describe() + " is @Transactional(" + type
+                    + "), which runs it outside the transaction its message's outcome commits in; use REQUIRED,"
+                    + " MANDATORY or SUPPORTS");
+        }
         if (!payload.isAnnotationPresent(SchemaVersion.class)) {
             problems.add(Code.SQL0134.id() + " payload " + payload.getName() + " of " + found.describe()
                     + " has no @SchemaVersion");
@@ -107,9 +120,26 @@ public class SqlStreamsExtension implements Extension {
         }
     }
 
-    void validate(@Observes AfterDeploymentValidation validation) {
+    void validate(@Observes AfterDeploymentValidation validation, BeanManager beans) {
         settings();
+        if (problems.isEmpty() && observed.stream().anyMatch(ObservedGroup::transactional)) {
+            checkSharedTransactions(beans.createInstance().select(ContainerResources.class).get());
+        }
         problems.forEach(problem -> validation.addDeploymentProblem(new DeploymentException(problem)));
+    }
+
+    /** Transactional observers only deploy where their writes and the outcome rows share one transaction. */
+    private void checkSharedTransactions(ContainerResources resources) {
+        String name = settings.global().dataSourceJndiName();
+        try {
+            DataSource dataSource = resources.dataSource(name);
+            new SharedTransactionCheck(resources.transactions(dataSource), dataSource, name)
+                    .verify(Thread.currentThread().getContextClassLoader(), resources::dataSource);
+        } catch (IllegalStateException missing) {
+            problems.add(Code.SQL0138.id() + " sqlstreams.datasource: " + missing.getMessage());
+        } catch (SqlStreamsException refused) {
+            problems.add(refused.getMessage());
+        }
     }
 
     /** Every group found, in discovery order. */
@@ -135,6 +165,12 @@ public class SqlStreamsExtension implements Extension {
             settings.problems().stream().map(SettingsProblem::describe).forEach(problems::add);
         }
         return settings;
+    }
+
+    /** The observer method's {@code @Transactional}, else its class's; null when neither has one. */
+    private static Transactional transactional(AnnotatedMethod<?> method) {
+        Transactional own = method.getAnnotation(Transactional.class);
+        return own != null ? own : method.getDeclaringType().getAnnotation(Transactional.class);
     }
 
     private static ConsumerGroup consumerGroup(Iterable<Annotation> qualifiers) {

@@ -23,6 +23,7 @@ import io.sqlstreams.SqlStreams;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.HostTransactions;
 import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.Sleeper;
 import io.sqlstreams.engine.loop.NamedThreads;
@@ -64,6 +65,7 @@ public class SqlStreamsRuntime {
     private final Map<GroupAddress, Supplier<GroupState>> channels = new LinkedHashMap<>();
     private final List<Runnable> channelStops = new ArrayList<>();
     private DataSource dataSource;
+    private HostTransactions observerTransactions;
     private ThreadFactory threads;
     private HostedClient client;
     private ScheduledExecutorService monitor;
@@ -177,8 +179,20 @@ public class SqlStreamsRuntime {
         ExecutorService handlers = resource("the executor of " + group.describe(),
                 () -> resources.executor(settings.executorJndiName()));
         ObserverHandler<T> handler = new ObserverHandler<>((ObserverMethod<T>) group.observer(), requestContexts);
-        return new GroupSupervisor<>(group, settings, (Class<T>) group.payloadType(), handler, handlers,
-                Clock.systemUTC());
+        return new GroupSupervisor<>(group, settings, (Class<T>) group.payloadType(), handler,
+                group.transactional() ? observerTransactions() : null, handlers, Clock.systemUTC());
+    }
+
+    /**
+     * The JTA transactions transactional observers run in (the deployment's validation proved that their writes and
+     * the outcome rows share one PostgreSQL session in them).
+     */
+    private HostTransactions observerTransactions() {
+        if (observerTransactions == null) {
+            observerTransactions = resource("the JTA transactions of transactional observers",
+                    () -> resources.transactions(dataSource));
+        }
+        return observerTransactions;
     }
 
     /**

@@ -8,6 +8,8 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
+import io.sqlstreams.engine.HostTransactions;
+
 /**
  * A stand-in for the server's JTA enlistment in Weld SE: between {@link #begin} and {@link #commit} or
  * {@link #rollback} the calling thread is "in a transaction", and every connection the data source hands it is
@@ -45,6 +47,38 @@ final class SimulatedTransactions {
             CURRENT.remove();
             AFTER_COMMIT.remove();
         }
+    }
+
+    /**
+     * These transactions as the host's for transactional observers, begun on {@code pool} and enlisting the
+     * connections of {@code enlisting}; a timeout is not simulated.
+     */
+    static HostTransactions host(DataSource pool, DataSource enlisting) {
+        return timeout -> {
+            begin(pool);
+            return new HostTransactions.HostTransaction() {
+                private boolean ended;
+
+                @Override
+                public Connection connection() throws SQLException {
+                    return enlisting.getConnection();
+                }
+
+                @Override
+                public void commit() throws SQLException {
+                    ended = true;
+                    SimulatedTransactions.commit();
+                }
+
+                @Override
+                public void close() throws SQLException {
+                    if (!ended) {
+                        ended = true;
+                        rollback();
+                    }
+                }
+            };
+        };
     }
 
     static void afterCommit(Runnable action) {

@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadFactory;
 import javax.sql.DataSource;
 
 import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.HostTransactions;
 import io.sqlstreams.jakarta.config.GlobalSettings;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -51,5 +52,10 @@ public class TestResources implements ContainerResources {
     @Override
     public void afterCommit(Runnable action) {
         SimulatedTransactions.afterCommit(action);
+    }
+
+    @Override
+    public HostTransactions transactions(DataSource enlisting) {
+        return SimulatedTransactions.host(dataSource, enlisting);
     }
 }

@@ -128,7 +128,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     /** Wires the session's parts over its executors and starts its loops, upkeep first. */
     private void startLoops() {
         LeaseBudget budget = LeaseBudget.of(options);
-        boolean transactional = handler instanceof SessionHandler.Transactional<T>;
+        boolean transactional = handler.commitsWithItsOutcome();
         SlowDispatchAlarm slowDispatches = new SlowDispatchAlarm(engine, group,
                 options.resolvedSlowDispatchThreshold());
         HandlerRunner<T> handlers = new HandlerRunner<>(engine, group, payloadType, handlerBody(), handlerExecutor,
@@ -155,11 +155,16 @@ final class ConsumeSession<T> implements ConsumerSession {
                 }, transactional);
         RangeRecorder recorder = new RangeRecorder(engine, group, counters, keyLeases);
         committer = new RangeCommitter(engine, group, recorder, config, executors.recorder, gate::nudge);
-        Dispatcher.UnitRunner units = handler instanceof SessionHandler.Transactional<T> inTransaction
-                ? new RangeTransactions<>(engine, group, payloadType, inTransaction,
-                        new RangeTransactions.SessionParts(handlerExecutor, executors.timer, budget, keyLeases,
-                                recorder, committer, config, counters, slowDispatches))
-                : new ChainRunner<>(engine, group, handlers, keyed, gate, committer, budget);
+        RangeRun.Parts rangeParts = new RangeRun.Parts(engine, group, handlerExecutor, executors.timer, budget,
+                keyLeases, recorder, committer, config, counters, slowDispatches);
+        Dispatcher.UnitRunner units;
+        if (handler instanceof SessionHandler.Transactional<T> inTransaction) {
+            units = new RangeTransactions<>(payloadType, inTransaction, rangeParts);
+        } else if (handler instanceof SessionHandler.Enlisted<T> enlisted) {
+            units = new EnlistedRanges<>(payloadType, enlisted, rangeParts);
+        } else {
+            units = new ChainRunner<>(engine, group, handlers, keyed, gate, committer, budget);
+        }
         dispatcher = new Dispatcher(engine, group, queue, units, committer, options.resolvedMessageConcurrency());
         RangeReader reader = new RangeReader(engine, group, schemaVersion);
         ClaimLoop claims = new ClaimLoop(engine, group, options, declared, config, instances,
@@ -179,10 +184,13 @@ final class ConsumeSession<T> implements ConsumerSession {
         loop(workLoops, "exceptions", exceptions);
     }
 
-    /** What a run does with its payload: calls the plain handler, or the transactional one in its transaction. */
+    /** What a run does with its payload: calls the plain handler, or the other forms in their transaction. */
     private HandlerRunner.HandlerBody<T> handlerBody() {
         if (handler instanceof SessionHandler.Transactional<T> inTransaction) {
             return new RetryTransactions<>(engine.database().dataSource(), inTransaction.handler());
+        }
+        if (handler instanceof SessionHandler.Enlisted<T> enlisted) {
+            return new EnlistedRetries<>(enlisted, options.resolvedTimeoutGrace());
         }
         MessageHandler<T> plain = ((SessionHandler.Plain<T>) handler).handler();
         return (delivery, payload) -> plain.handle(payload);

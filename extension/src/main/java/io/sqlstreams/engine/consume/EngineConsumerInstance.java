@@ -12,6 +12,7 @@ import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.TransactionalHandler;
 import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.HostTransactions;
 import io.sqlstreams.engine.HostedClient;
 
 /** A registered group ready to run sessions in this process, one at a time. */
@@ -72,6 +73,13 @@ public final class EngineConsumerInstance<T> implements HostedClient.HostedConsu
     @Override
     public ConsumerSession start(MessageHandler<T> handler, ConsumeOptions options, ExecutorService handlerExecutor) {
         return open(plain(handler), options, handlerExecutor);
+    }
+
+    @Override
+    public ConsumerSession startEnlisted(MessageHandler<T> handler, HostTransactions transactions,
+                                         ConsumeOptions options, ExecutorService handlerExecutor) {
+        return open(new SessionHandler.Enlisted<>(Objects.requireNonNull(handler, "handler"),
+                Objects.requireNonNull(transactions, "transactions")), options, handlerExecutor);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sqlstreams.engine.consume;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -64,6 +65,32 @@ final class RangeRecorder {
     }
 
     /**
+     * Ends a range whose earlier messages were recorded by {@link #advanceIn advances}: commits {@code outcomes},
+     * the rest resolved, on an auto-commit connection; with a {@code newLow} gives back what lies above it. False
+     * when the lease was lost.
+     */
+    boolean commitRest(ClaimedRange range, List<ClaimedRange.Resolved> outcomes, Long newLow, ConsumerConfig config) {
+        return record(range, outcomes, newLow, config);
+    }
+
+    /**
+     * Writes {@code outcomes} in the caller's transaction on {@code connection} and moves the range's low to
+     * {@code newLow}, keeping its lease; they are counted once {@link #countCommitted committed}. False when the
+     * lease was lost and nothing was written.
+     */
+    boolean advanceIn(Connection connection, ClaimedRange range, List<ClaimedRange.Resolved> outcomes, long newLow,
+                      ConsumerConfig config) throws SQLException {
+        ClaimQueries.Recorded written = queries.advanceRange(connection, ids, rangeRecord(range, outcomes, newLow,
+                config));
+        return leaseKept(range, written);
+    }
+
+    /** Counts what an {@link #advanceIn advance} wrote, once its transaction committed. */
+    void countCommitted(ClaimedRange range, List<ClaimedRange.Resolved> outcomes, ConsumerConfig config) {
+        count(range, outcomes, rangeRecord(range, outcomes, null, config));
+    }
+
+    /**
      * Writes {@code outcomes} in {@code transaction}, the one their handlers wrote in, and commits it; when the lease
      * was lost the transaction is rolled back instead, the handlers' writes with it. With a {@code newLow} the rest
      * of the range is given back. False when the lease was lost.
@@ -104,19 +131,29 @@ final class RangeRecorder {
         if (written.keyLeasesReleased() < keysHeld) {
             keys.warnTakenOver(range, keysHeld - written.keyLeasesReleased());
         }
+        if (!leaseKept(range, written)) {
+            return false;
+        }
+        count(range, outcomes, record);
+        return true;
+    }
+
+    private boolean leaseKept(ClaimedRange range, ClaimQueries.Recorded written) {
         if (!written.owned()) {
             counters.leaseLost.increment();
             engine.diagnostics().debug(Code.SQL0003, () -> "lease of "
                     + range.describe() + " of " + group.describe() + " was taken over; its outcomes were not written");
-            return false;
         }
+        return written.owned();
+    }
+
+    private void count(ClaimedRange range, List<ClaimedRange.Resolved> outcomes, ClaimQueries.RangeRecord record) {
         outcomes.forEach(resolved -> counters.count(resolved.outcome()));
         long dead = record.outcomes().stream().filter(row -> row.status() == ExceptionStatus.DEAD).count();
         if (dead > 0) {
             engine.diagnostics().event(Code.SQL0028, dead + " message(s) of " + range.describe() + " of "
                     + group.describe() + " dead-lettered (dead_count=" + dead + ")");
         }
-        return true;
     }
 
     /** The exception row and delivery-log row one outcome of a fresh run leaves. */

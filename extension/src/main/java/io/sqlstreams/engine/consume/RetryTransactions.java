@@ -31,8 +31,7 @@ final class RetryTransactions<T> implements HandlerRunner.HandlerBody<T> {
             try {
                 MessageSavepoint.call(handler, payload, transaction);
                 if (!delivery.records().succeeded(transaction.connection())) {
-                    throw new IllegalStateException("the lease of the retried run was lost before its success"
-                            + " could be recorded; its writes were rolled back");
+                    throw leaseLostBeforeSuccess();
                 }
                 transaction.commit();
             } catch (Exception | Error failure) {
@@ -42,6 +41,12 @@ final class RetryTransactions<T> implements HandlerRunner.HandlerBody<T> {
                 open.remove(delivery);
             }
         }
+    }
+
+    /** Why a retried run that returned still fails: its lease was lost before its success could be recorded. */
+    static IllegalStateException leaseLostBeforeSuccess() {
+        return new IllegalStateException("the lease of the retried run was lost before its success could be recorded;"
+                + " its writes were rolled back");
     }
 
     @Override

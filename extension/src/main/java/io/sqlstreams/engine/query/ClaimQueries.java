@@ -60,7 +60,8 @@ public final class ClaimQueries {
 
     /**
      * A range's outcomes, recorded under its {@code token}: {@code newLow} null resolves the whole range, otherwise
-     * the range is narrowed to ({@code newLow}, high] and given back.
+     * the range is narrowed to ({@code newLow}, high] and given back; an advance moves its low to {@code newLow} and
+     * keeps the lease.
      */
     public record RangeRecord(String token, Long newLow, List<OutcomeRow> outcomes, DeliveryLogMode logMode) {
         public RangeRecord {
@@ -164,26 +165,40 @@ public final class ClaimQueries {
 
     /** Records a range's outcomes in one token-guarded statement and gives back the key leases under its token. */
     public Recorded recordRange(Connection connection, GroupIds group, RangeRecord range) throws SQLException {
-        List<OutcomeRow> outcomes = range.outcomes();
         try (BoundStatement record = prepare(connection, "record_range", group)) {
-            return record.bind("group_id", group.groupId()).bind("token", range.token())
-                    .bind("new_low", range.newLow())
-                    .bindArray("message_ids", "int8", outcomes.stream().map(OutcomeRow::messageId).toArray())
-                    .bindArray("message_keys", "text", outcomes.stream().map(OutcomeRow::messageKey).toArray())
-                    .bindArray("concurrencies", "text",
-                            outcomes.stream().map(outcome -> outcome.concurrency().wireName()).toArray())
-                    .bindArray("statuses", "text", outcomes.stream()
-                            .map(outcome -> outcome.status() == null ? null : outcome.status().column()).toArray())
-                    .bindArray("delays", "int4", outcomes.stream().map(OutcomeRow::delays).toArray())
-                    .bindArray("run_after_micros", "int8",
-                            outcomes.stream().map(outcome -> Micros.of(outcome.runAfter())).toArray())
-                    .bindArray("last_errors", "text", outcomes.stream().map(OutcomeRow::lastError).toArray())
-                    .bindArray("log_statuses", "text", outcomes.stream()
-                            .map(outcome -> outcome.logStatus().loggedUnder(range.logMode())
-                                    ? outcome.logStatus().column() : null).toArray())
-                    .querySingle(row -> new Recorded(row.getLong("owned") > 0, row.getLong("exceptions"),
-                            row.getLong("keys_released")));
+            return recorded(record, group, range);
         }
+    }
+
+    /**
+     * Records the outcomes resolved since the range's last advance and moves its low to the record's new low, in
+     * the caller's transaction, keeping the lease and its key leases; not owned when the lease was lost.
+     */
+    public Recorded advanceRange(Connection connection, GroupIds group, RangeRecord range) throws SQLException {
+        try (BoundStatement advance = prepare(connection, "advance_range", group)) {
+            return recorded(advance, group, range);
+        }
+    }
+
+    private static Recorded recorded(BoundStatement statement, GroupIds group, RangeRecord range) throws SQLException {
+        List<OutcomeRow> outcomes = range.outcomes();
+        return statement.bind("group_id", group.groupId()).bind("token", range.token())
+                .bind("new_low", range.newLow())
+                .bindArray("message_ids", "int8", outcomes.stream().map(OutcomeRow::messageId).toArray())
+                .bindArray("message_keys", "text", outcomes.stream().map(OutcomeRow::messageKey).toArray())
+                .bindArray("concurrencies", "text",
+                        outcomes.stream().map(outcome -> outcome.concurrency().wireName()).toArray())
+                .bindArray("statuses", "text", outcomes.stream()
+                        .map(outcome -> outcome.status() == null ? null : outcome.status().column()).toArray())
+                .bindArray("delays", "int4", outcomes.stream().map(OutcomeRow::delays).toArray())
+                .bindArray("run_after_micros", "int8",
+                        outcomes.stream().map(outcome -> Micros.of(outcome.runAfter())).toArray())
+                .bindArray("last_errors", "text", outcomes.stream().map(OutcomeRow::lastError).toArray())
+                .bindArray("log_statuses", "text", outcomes.stream()
+                        .map(outcome -> outcome.logStatus().loggedUnder(range.logMode())
+                                ? outcome.logStatus().column() : null).toArray())
+                .querySingle(row -> new Recorded(row.getLong("owned") > 0, row.getLong("exceptions"),
+                        row.getLong("keys_released")));
     }
 
     /** The committed cursor's target, read in one snapshot; empty when the group's cursor row is gone. */

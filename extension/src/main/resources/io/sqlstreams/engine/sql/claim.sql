@@ -114,31 +114,10 @@ UPDATE {schema}.claim_lease_{id}
 SET expires_at = now(), token = gen_random_uuid(), reclaims = greatest(reclaims - 1, -1)
 WHERE consumer_group_id = :group_id AND token = :token::uuid
 
--- name: record_range
--- Token-guarded: when the lease is gone (reclaimed by another instance), nothing is written. With a null
--- new low the whole range is resolved and its lease deleted; otherwise (shutdown's partial commit) the
--- resolved prefix is recorded and the unresolved suffix given back at once as a surrender does (expired, a new
--- token, not counted as a crash), for the next claimant to reclaim. Either way the key leases the range's
--- chains took under its token are given back. A deferred message never ran: its row starts at attempts -1 (see
--- exception.sql), the others at 0, their first run.
-WITH deleted AS (
-    DELETE FROM {schema}.claim_lease_{id}
-    WHERE consumer_group_id = :group_id AND token = :token::uuid AND :new_low::bigint IS NULL
-    RETURNING 1
-),
-narrowed AS (
-    UPDATE {schema}.claim_lease_{id}
-    SET low = :new_low::bigint, expires_at = now(), token = gen_random_uuid(), reclaims = greatest(reclaims - 1, -1)
-    WHERE consumer_group_id = :group_id AND token = :token::uuid AND :new_low::bigint IS NOT NULL
-    RETURNING 1
-),
-owned AS (
-    SELECT 1 FROM deleted UNION ALL SELECT 1 FROM narrowed
-),
-keys_released AS (
-    DELETE FROM {schema}.message_key_lease_{id} WHERE consumer_group_id = :group_id AND token = :token::uuid
-    RETURNING 1
-),
+-- fragment: recorded_outcomes
+-- The CTEs that write a recording's outcome rows, only when the CTE owned returned a row (the lease was still
+-- held): the exception rows of messages that did not succeed and the audit rows its log mode keeps. A deferred
+-- message never ran: its row starts at attempts -1 (see exception.sql), the others at 0, their first run.
 outcome AS (
     SELECT * FROM unnest(:message_ids::bigint[], :statuses::text[], :message_keys::text[], :concurrencies::text[],
                          :delays::int[], :run_after_micros::bigint[], :last_errors::text[], :log_statuses::text[])
@@ -159,8 +138,49 @@ audit AS (
     FROM outcome WHERE log_status IS NOT NULL AND EXISTS (SELECT 1 FROM owned)
     RETURNING 1
 )
+
+-- name: record_range
+-- Token-guarded: when the lease is gone (reclaimed by another instance), nothing is written. With a null
+-- new low the whole range is resolved and its lease deleted; otherwise (shutdown's partial commit) the
+-- resolved prefix is recorded and the unresolved suffix given back at once as a surrender does (expired, a new
+-- token, not counted as a crash), for the next claimant to reclaim. Either way the key leases the range's
+-- chains took under its token are given back.
+WITH deleted AS (
+    DELETE FROM {schema}.claim_lease_{id}
+    WHERE consumer_group_id = :group_id AND token = :token::uuid AND :new_low::bigint IS NULL
+    RETURNING 1
+),
+narrowed AS (
+    UPDATE {schema}.claim_lease_{id}
+    SET low = :new_low::bigint, expires_at = now(), token = gen_random_uuid(), reclaims = greatest(reclaims - 1, -1)
+    WHERE consumer_group_id = :group_id AND token = :token::uuid AND :new_low::bigint IS NOT NULL
+    RETURNING 1
+),
+owned AS (
+    SELECT 1 FROM deleted UNION ALL SELECT 1 FROM narrowed
+),
+keys_released AS (
+    DELETE FROM {schema}.message_key_lease_{id} WHERE consumer_group_id = :group_id AND token = :token::uuid
+    RETURNING 1
+),
+{fragment:recorded_outcomes}
 SELECT (SELECT count(*) FROM owned) AS owned, (SELECT count(*) FROM exceptions) AS exceptions,
        (SELECT count(*) FROM keys_released) AS keys_released
+
+-- name: advance_range
+-- A range whose messages commit one at a time (each in the host's transaction with its handler's writes): records
+-- the outcomes resolved since the last advance and moves the lease's low to :new_low, keeping its token, expiry
+-- and key leases, so a reclaim after a crash reads only what is left. Token-guarded like record_range, and never
+-- moves low back.
+WITH owned AS (
+    UPDATE {schema}.claim_lease_{id}
+    SET low = :new_low::bigint
+    WHERE consumer_group_id = :group_id AND token = :token::uuid AND low < :new_low::bigint
+    RETURNING 1
+),
+{fragment:recorded_outcomes}
+SELECT (SELECT count(*) FROM owned) AS owned, (SELECT count(*) FROM exceptions) AS exceptions,
+       0::bigint AS keys_released
 
 -- name: advance_committed_target
 -- One snapshot for the cursor and the group's leases and unresolved exceptions: a stale target can only be low.

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import io.sqlstreams.BatchHandler;
 import io.sqlstreams.ConsumeOptions;
@@ -17,6 +19,9 @@ import io.sqlstreams.ProduceResult;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.TransactionalHandler;
+import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.HostTransactions;
+import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.testing.TestDatabase;
@@ -27,6 +32,8 @@ import io.sqlstreams.testing.TestDatabase;
  */
 record DeliveryScenario(StreamHandle<Numbered> stream, String group, ConsumerInstance<Numbered> instance,
                         DeliveryTables tables, List<Long> ids) {
+    private static final ExecutorService ENLISTED_HANDLERS =
+            Executors.newCachedThreadPool(EngineEnvironment.daemonThreads("enlisted-handler-"));
 
     static DeliveryScenario create(EngineClient client, TestDatabase database, String name, DeliveryLogMode mode,
                                    ConsumerConfig declaration, int count) {
@@ -58,6 +65,19 @@ record DeliveryScenario(StreamHandle<Numbered> stream, String group, ConsumerIns
     ConsumerSession startBatches(BatchHandler<Numbered> handler, ConsumeOptions options,
                                  List<ConsumerSession> sessions) {
         return awaitStarted(instance.startBatches(handler, options), sessions);
+    }
+
+    /** {@link #start(MessageHandler, ConsumeOptions, List)} with each message in a transaction of {@code host}. */
+    ConsumerSession startEnlisted(MessageHandler<Numbered> handler, HostTransactions host, ConsumeOptions options,
+                                  List<ConsumerSession> sessions) {
+        return startEnlisted(instance, handler, host, options, sessions);
+    }
+
+    static ConsumerSession startEnlisted(ConsumerInstance<Numbered> instance, MessageHandler<Numbered> handler,
+                                         HostTransactions host, ConsumeOptions options,
+                                         List<ConsumerSession> sessions) {
+        HostedClient.HostedConsumer<Numbered> hosted = (HostedClient.HostedConsumer<Numbered>) instance;
+        return awaitStarted(hosted.startEnlisted(handler, host, options, ENLISTED_HANDLERS), sessions);
     }
 
     static ConsumerSession startSession(ConsumerInstance<Numbered> instance, MessageHandler<Numbered> handler,
