@@ -6,6 +6,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Set;
 
 import io.sqlstreams.Code;
@@ -14,21 +15,22 @@ import io.sqlstreams.engine.sql.AfterCommit;
 /**
  * The connection a transactional handler is lent: the library's open transaction, with every call that would end
  * or detach that transaction refused (SQL0157). Statements and the handler's own savepoints pass through; the
- * statements and the metadata it hands out give this connection back from {@code getConnection()}, and it unwraps
- * to itself as a {@link Connection}, so neither leads to the unguarded one. It is also {@link AfterCommit}: a
- * produce on it announces its stream once the library committed.
+ * statements and the metadata it hands out give this connection back from {@code getConnection()}, their result sets
+ * give back such a statement from {@code getStatement()}, and it unwraps to itself as a {@link Connection}, so none
+ * of these leads to the unguarded one (unwrapping a statement to the driver's own class still does). It is also
+ * {@link AfterCommit}: a produce on it announces its stream once the library committed.
  */
 final class LentConnection implements InvocationHandler {
     private static final Set<String> REFUSED = Set.of("commit", "close", "setAutoCommit", "abort");
-    /** Interfaces whose {@code getConnection()} would name the unguarded connection: statements, the metadata. */
-    private static final ClassValue<Boolean> NAMES_ITS_CONNECTION = new ClassValue<>() {
+    /**
+     * Interfaces that lead back to the unguarded connection: statements and the metadata by {@code getConnection()},
+     * result sets by {@code getStatement()}.
+     */
+    private static final ClassValue<Boolean> LEADS_BACK = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {
-            try {
-                return type.isInterface() && type.getMethod("getConnection").getReturnType() == Connection.class;
-            } catch (NoSuchMethodException none) {
-                return false;
-            }
+            return type.isInterface() && (returns(type, "getConnection", Connection.class)
+                    || returns(type, "getStatement", Statement.class));
         }
     };
 
@@ -68,15 +70,25 @@ final class LentConnection implements InvocationHandler {
                 return name.equals("unwrap") ? wanted.cast(proxy) : Boolean.TRUE;
             }
         }
-        Object result = invokeOn(transaction.connection(), method, args);
-        return NAMES_ITS_CONNECTION.get(method.getReturnType()) ? backTo(proxy, method.getReturnType(), result)
-                : result;
+        return guarded(proxy, method.getReturnType(), invokeOn(transaction.connection(), method, args));
     }
 
-    private static Object backTo(Object lent, Class<?> type, Object target) {
+    /** {@code result}, of the declared {@code type}, as the handler may have it: leading back to {@code lent}. */
+    private static Object guarded(Object lent, Class<?> type, Object result) {
+        if (result == null || !LEADS_BACK.get(type)) {
+            return result;
+        }
         return Proxy.newProxyInstance(LentConnection.class.getClassLoader(), new Class<?>[] {type},
                 (proxy, method, args) -> method.getName().equals("getConnection") && method.getParameterCount() == 0
-                        ? lent : invokeOn(target, method, args));
+                        ? lent : guarded(lent, method.getReturnType(), invokeOn(result, method, args)));
+    }
+
+    private static boolean returns(Class<?> type, String method, Class<?> returned) {
+        try {
+            return type.getMethod(method).getReturnType() == returned;
+        } catch (NoSuchMethodException none) {
+            return false;
+        }
     }
 
     private static Object invokeOn(Object target, Method method, Object[] args) throws Throwable {

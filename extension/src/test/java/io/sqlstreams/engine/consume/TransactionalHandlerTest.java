@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
@@ -216,6 +217,10 @@ class TransactionalHandlerTest extends TransactionalTestBase {
             refuse(refusals, "abort", () -> connection.abort(Runnable::run));
             try (Statement statement = connection.createStatement()) {
                 refuse(refusals, "statement's connection", () -> statement.getConnection().commit());
+                try (ResultSet rows = statement.executeQuery("SELECT 1")) {
+                    refuse(refusals, "result's statement's connection",
+                            () -> rows.getStatement().getConnection().close());
+                }
             }
             refuse(refusals, "metadata's connection", () -> connection.getMetaData().getConnection().rollback());
             refuse(refusals, "unwrapped", () -> connection.unwrap(Connection.class).close());
@@ -230,7 +235,7 @@ class TransactionalHandlerTest extends TransactionalTestBase {
         await().atMost(PATIENCE).until(() -> scenario.tables().cursor().committed() >= id);
 
         assertThat(refusals).containsOnlyKeys("commit", "rollback", "close", "setAutoCommit", "abort",
-                "statement's connection", "metadata's connection", "unwrapped");
+                "statement's connection", "result's statement's connection", "metadata's connection", "unwrapped");
         assertThat(refusals).allSatisfy((call, message) ->
                 assertThat(message).as("what %s threw", call).startsWith("SQL0157"));
         assertThat(autoCommitAfterwards.get()).isFalse();
