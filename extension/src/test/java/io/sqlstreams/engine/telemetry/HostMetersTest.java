@@ -13,6 +13,7 @@ import io.sqlstreams.ClientConfig;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerSession;
+import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.Outcome;
 import io.sqlstreams.ProduceOptions;
@@ -116,12 +117,13 @@ class HostMetersTest {
             }
             ConsumeOptions options = ConsumeOptions.builder().claimPollRate(Duration.ofMillis(20)).build();
             ConsumerConfig declared = ConsumerConfig.defaults();
-            ConsumerSession first = stream.consumer("billing").register(declared).start(order -> {
+            MessageHandler<Order> declinesTheSecond = order -> {
                 if (order.n() == 2) {
                     throw Outcome.terminal("declined");
                 }
-            }, options);
-            ConsumerSession second = stream.consumer("billing").register(declared).start(order -> { }, options);
+            };
+            ConsumerSession first = stream.consumer("billing").register(declared).start(declinesTheSecond, options);
+            ConsumerSession second = stream.consumer("billing").register(declared).start(declinesTheSecond, options);
             await().atMost(WAIT).until(() -> stream.consumer("billing").inspect().committed() >= last);
 
             assertThat(observed).as("one observation for the two sessions of the group").singleElement()
