@@ -39,9 +39,11 @@ import io.sqlstreams.Producer;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.engine.client.EngineClient;
+import io.sqlstreams.testing.OptionalTool;
 import io.sqlstreams.testing.PgBouncer;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
+import io.sqlstreams.testing.RequiresTools;
 import io.sqlstreams.testing.TestDatabase;
 
 /**
@@ -51,6 +53,7 @@ import io.sqlstreams.testing.TestDatabase;
  * refused (SQL0142) before any LISTEN, and no advisory lock outlives its transaction.
  */
 @PostgresTest
+@RequiresTools(OptionalTool.PGBOUNCER)
 class PgBouncerTransactionModeTest {
     private static final int KEYS = 20;
     private static final int PER_KEY = 30;
@@ -75,7 +78,9 @@ class PgBouncerTransactionModeTest {
         for (int i = opened.size() - 1; i >= 0; i--) {
             opened.get(i).close();
         }
-        bouncer.close();
+        if (bouncer != null) {
+            bouncer.close();
+        }
     }
 
     @Test

@@ -20,20 +20,15 @@ import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
-import org.junit.jupiter.api.Assumptions;
-
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
 /**
  * A PgBouncer in transaction mode in front of the test server ({@link TestPostgres}), started as a child process on
- * a free loopback port and stopped by {@link #close()}. The binary is {@code SQLSTREAMS_TEST_PGBOUNCER} or
- * {@code /usr/sbin/pgbouncer}; without one the test is skipped, unless {@code SQLSTREAMS_TEST_PGBOUNCER_REQUIRED} is
- * {@code true} (as CI sets it), which makes a missing binary a failure.
+ * a free loopback port and stopped by {@link #close()}. The binary is {@link OptionalTool#PGBOUNCER}: a test class
+ * that starts one carries {@code @RequiresTools(OptionalTool.PGBOUNCER)}.
  */
 public final class PgBouncer implements AutoCloseable {
-    public static final String BINARY_VARIABLE = "SQLSTREAMS_TEST_PGBOUNCER";
-    public static final String REQUIRED_VARIABLE = "SQLSTREAMS_TEST_PGBOUNCER_REQUIRED";
     /** The application name of every connection through a bouncer, so its server processes can be told apart. */
     public static final String APPLICATION_NAME = "sqlstreams-test-pgbouncer";
     private static final Pattern JDBC_URL = Pattern.compile("jdbc:postgresql://([^:/?]+)(?::(\\d+))?/([^?]+)(?:\\?(.*))?");
@@ -56,7 +51,7 @@ public final class PgBouncer implements AutoCloseable {
 
     /** Starts one with {@code poolSize} server connections per database, in front of the test server. */
     public static PgBouncer start(int poolSize) throws IOException, InterruptedException {
-        Path binary = binary();
+        Path binary = OptionalTool.PGBOUNCER.path();
         Matcher server = JDBC_URL.matcher(TestPostgres.jdbcUrl());
         if (!server.matches()) {
             throw new IllegalStateException("cannot read host, port and database from " + TestPostgres.jdbcUrl());
@@ -128,19 +123,6 @@ public final class PgBouncer implements AutoCloseable {
         try (var files = Files.walk(directory)) {
             files.sorted((a, b) -> b.compareTo(a)).map(Path::toFile).forEach(File::delete);
         }
-    }
-
-    private static Path binary() {
-        String configured = System.getenv(BINARY_VARIABLE);
-        Path binary = Path.of(configured == null || configured.isBlank() ? "/usr/sbin/pgbouncer" : configured);
-        if (!Files.isExecutable(binary)) {
-            String reason = "no PgBouncer at " + binary + " (set " + BINARY_VARIABLE + ", or install Debian's pgbouncer)";
-            if (Boolean.parseBoolean(System.getenv(REQUIRED_VARIABLE))) {
-                throw new IllegalStateException(reason + ", and " + REQUIRED_VARIABLE + " says the test must run");
-            }
-            Assumptions.abort(reason);
-        }
-        return binary;
     }
 
     private static Optional<String> parameter(String query, String name) {

@@ -26,6 +26,8 @@ import io.sqlstreams.tck.ConsoleEndpoint;
 import io.sqlstreams.tck.TckScenario;
 import io.sqlstreams.tck.deployment.Payment;
 import io.sqlstreams.tck.deployment.console.DeclineOnceCards;
+import io.sqlstreams.testing.OptionalTool;
+import io.sqlstreams.testing.RequiresTools;
 
 /**
  * The operator console in a real browser (headless Chromium), clicked through as its users would: nobody without a
@@ -34,6 +36,7 @@ import io.sqlstreams.tck.deployment.console.DeclineOnceCards;
  * and the dead count fall; a viewer sees the group without any action and is refused the redrive the page's own
  * POST asks for. Each page is saved as a screenshot (see {@link Screenshots}).
  */
+@RequiresTools({OptionalTool.CHROMIUM, OptionalTool.CHROMEDRIVER})
 public abstract class ConsoleBrowserScenario extends TckScenario {
     private static final String APPLICATION = "console-browser";
     private static final String SCHEMA = "tck_console_browser";
