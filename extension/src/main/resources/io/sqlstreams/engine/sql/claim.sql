@@ -32,14 +32,42 @@ FROM observed
 -- estimates make every short claim statement pay tens of milliseconds of compilation. And its commit does not wait
 -- for the WAL flush: a claim lost in a server crash only hands its range out again (as a crashed session's
 -- range is), and the durable range commit that follows it flushes it anyway.
+-- An observation's fence has passed once no transaction that took its xid before the observed one can still add a
+-- row to this stream's log (docs/engine.md, "The fence"): at once when the server's oldest running xid is past it,
+-- else when no open producer of this stream (open_producers) is older. The pg_locks scan runs only then.
+WITH open_producers AS (
+    {fragment:oldest_open_producer_age}
+)
 SELECT claimed, settled_head, pending_head, set_config('jit', 'off', true) AS jit,
        set_config('synchronous_commit', 'off', true) AS synchronous_commit,
-       :observed_xid::xid8 IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) >= :observed_xid::xid8
-           AS observed_fence_passed,
-       pending_xid IS NOT NULL AND pg_snapshot_xmin(pg_current_snapshot()) >= pending_xid AS pending_fence_passed
+       CASE WHEN :observed_xid::xid8 IS NULL THEN false
+            WHEN pg_snapshot_xmin(pg_current_snapshot()) >= :observed_xid::xid8 THEN true
+            ELSE coalesce((SELECT xid_age FROM open_producers)
+                          <= age((:observed_xid::xid8::text::bigint % 4294967296)::text::xid), true)
+       END AS observed_fence_passed,
+       CASE WHEN pending_xid IS NULL THEN false
+            WHEN pg_snapshot_xmin(pg_current_snapshot()) >= pending_xid THEN true
+            ELSE coalesce((SELECT xid_age FROM open_producers)
+                          <= age((pending_xid::text::bigint % 4294967296)::text::xid), true)
+       END AS pending_fence_passed
 FROM {schema}.consumer_group_cursor_{id}
 WHERE consumer_group_id = :group_id
-FOR UPDATE
+FOR UPDATE OF consumer_group_cursor_{id}
+
+-- fragment: oldest_open_producer_age
+-- The age of the oldest xid held by a transaction that holds a RowExclusiveLock on this stream's log (prepared
+-- transactions included: they keep their locks), or null. A producer takes that lock before it draws an id and
+-- keeps it until it ends; its xid comes before its ids (produce.sql). One pg_locks scan, grouped by transaction.
+SELECT max(held.xid_age) AS xid_age
+FROM (SELECT max(age(l.transactionid)) AS xid_age
+      FROM pg_locks l
+      WHERE l.granted
+        AND (l.locktype = 'transactionid'
+             OR (l.locktype = 'relation' AND l.mode = 'RowExclusiveLock'
+                 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                 AND l.relation = '{schema}.message_log_{id}'::regclass))
+      GROUP BY l.virtualtransaction
+      HAVING bool_or(l.locktype = 'relation') AND bool_or(l.locktype = 'transactionid')) held
 
 -- name: advance_and_lease
 -- Moves the claimed cursor and, when that claimed anything, leases the range (old claimed, new claimed]. The
