@@ -170,12 +170,14 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                         + RetentionScenario.DEFAULT_SOAK.toSeconds() + " s), then a held-back phase, half held by"
                         + " an idle group and half released (default " + RetentionScenario.DEFAULT_HOLD.toSeconds()
                         + " s); offered msg/s (default " + RetentionScenario.DEFAULT_RATE + ")",
-                "  mvcc:          [--before S] [--during S] [--after S] [--rate R] [--horizon xid|snapshot]: phases"
+                "  mvcc:          [--before S] [--during S] [--after S] [--rate R] [--horizon xid|snapshot]"
+                        + " [--holder same-database|other-database|prepared|producer]: phases"
                         + " around an open REPEATABLE READ transaction (default " + MvccScenario.DEFAULT_BEFORE
                         .toSeconds() + ", " + MvccScenario.DEFAULT_DURING.toSeconds() + ", "
                         + MvccScenario.DEFAULT_AFTER.toSeconds() + " s); offered msg/s (default "
                         + MvccScenario.DEFAULT_RATE + "); what that transaction takes: a transaction id (default) or"
-                        + " only its snapshot",
+                        + " only its snapshot; where it runs: an unrelated one in the measured database (default),"
+                        + " in another database, prepared and left behind, or one that produced into the stream",
                 "  handler:       [--handler-ms MS,MS,…] [--concurrency C,C,…] [--messages N]: handler times (default "
                         + HandlerScenario.HANDLER_MILLIS + "), messageConcurrency (default "
                         + HandlerScenario.CONCURRENCY + "), most messages per cell (default "

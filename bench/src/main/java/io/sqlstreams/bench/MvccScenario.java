@@ -85,17 +85,18 @@ final class MvccScenario implements Scenario {
         Duration after = options.phases().after().orElse(smoke ? SMOKE_PHASE : DEFAULT_AFTER);
         Duration period = smoke ? SMOKE_PERIOD : DEFAULT_PERIOD;
         HorizonHolder.Kind horizon = options.phases().horizon().orElse(HorizonHolder.Kind.XID);
+        HorizonHolder.Place place = options.phases().holder().orElse(HorizonHolder.Place.SAME_DATABASE);
         SqlStreams admin = ConsumeClients.one(context);
         SqlStreams consumer = ConsumeClients.one(context);
         List<String> notes = new ArrayList<>();
         notes.add(String.format(Locale.ROOT, "Default stream settings; one group, one session (batchLimit %d,"
                         + " queueSize %d, messageConcurrency %d). Open-loop produce() at %,d msg/s from %d callers."
-                        + " Phases: before %d s, during %d s (another connection: BEGIN ISOLATION LEVEL REPEATABLE"
-                        + " READ; %s; held open), after %d s (rolled back). Hot tables read every %d s; dead tuples"
-                        + " are pg_stat_user_tables.n_dead_tup as last flushed.",
+                        + " Phases: before %d s, during %d s (holder: %s (--holder %s); BEGIN ISOLATION LEVEL"
+                        + " REPEATABLE READ; %s; held open), after %d s (rolled back). Hot tables read every %d s;"
+                        + " dead tuples are pg_stat_user_tables.n_dead_tup as last flushed.",
                 SustainedScenario.BATCH_LIMIT, 2 * SustainedScenario.BATCH_LIMIT, SteadyRun.MESSAGE_CONCURRENCY,
-                rate, SustainedScenario.callers(rate), before.toSeconds(), during.toSeconds(), horizon.statement(),
-                after.toSeconds(), period.toSeconds()));
+                rate, SustainedScenario.callers(rate), before.toSeconds(), during.toSeconds(), place.description(),
+                place.flag(), horizon.statement(), after.toSeconds(), period.toSeconds()));
         String autovacuum = LedgerQueries.text(context.dataSource(), "SELECT current_setting('autovacuum')");
         try (BenchStream stream = BenchStream.register(admin, context.dataSource(), context.schema(), "mvcc")) {
             FamilyStats stats = new FamilyStats(context.schema(), stream.id());
@@ -106,13 +107,13 @@ final class MvccScenario implements Scenario {
                             phase, handled), Reading::describe)) {
                 run.phase(BEFORE, before, () -> { });
                 run.phase(DURING, during, () -> {
-                    holder[0] = HorizonHolder.open(context.dataSource(), horizon);
-                    context.progress().note("holding the xmin horizon: " + horizon.statement() + " ("
-                            + holder[0].xid() + ") open at REPEATABLE READ");
+                    holder[0] = HorizonHolder.open(context.server(), horizon, place, stream.handle());
+                    context.progress().note("holding the xmin horizon: " + place.description() + ", "
+                            + horizon.statement() + " (" + holder[0].xid() + ") open at REPEATABLE READ");
                 });
                 run.phase(AFTER, after, () -> {
                     holder[0].close();
-                    context.progress().note("the transaction holding the horizon rolled back");
+                    context.progress().note("the transaction holding the horizon ended (rolled back)");
                 });
                 outcome = run.finish(false);
             } finally {
@@ -133,6 +134,11 @@ final class MvccScenario implements Scenario {
             notes.add(String.format(Locale.ROOT, "The group's lag (head − committed) at the end of each phase: before"
                     + " %,d, during %,d, after %,d.", outcome.lagsAtEnd().get(0), outcome.lagsAtEnd().get(1),
                     outcome.lagsAtEnd().get(2)));
+            if (place == HorizonHolder.Place.PRODUCER) {
+                notes.add("The holder produced into the measured stream: the stream's fresh claims wait for it by"
+                        + " design (its message may commit below the head), so no pickup during it is the expected"
+                        + " result here; an unrelated holder must not stop the stream.");
+            }
             if ("off".equals(autovacuum)) {
                 notes.add("autovacuum is off on this server: dead tuples pile up in every phase; what the held"
                         + " horizon changes here is that no pruning or index-entry killing can reclaim them either.");
