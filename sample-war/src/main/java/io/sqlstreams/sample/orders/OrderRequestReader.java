@@ -54,11 +54,9 @@ public final class OrderRequestReader {
             throw new InvalidOrderException(List.of("the body is empty; it must be a JSON object"));
         }
         JsonValue parsed;
-        try (JsonParser parser = PARSERS.createParser(new StringReader(text))) {
-            parser.next();
-            parsed = parser.getValue();
-            // anything but white space after the value makes the parser throw
-            parser.hasNext();
+        try {
+            NestingLimit.check(PARSERS, text);
+            parsed = parse(text);
         } catch (JsonParsingException malformed) {
             throw new InvalidOrderException(List.of(notJson(malformed.getLocation(), text)));
         }
@@ -66,6 +64,16 @@ public final class OrderRequestReader {
             throw new InvalidOrderException(List.of("the body must be a JSON object"));
         }
         return object;
+    }
+
+    private static JsonValue parse(String text) {
+        try (JsonParser parser = PARSERS.createParser(new StringReader(text))) {
+            parser.next();
+            JsonValue parsed = parser.getValue();
+            // anything but white space after the value makes the parser throw
+            parser.hasNext();
+            return parsed;
+        }
     }
 
     /**

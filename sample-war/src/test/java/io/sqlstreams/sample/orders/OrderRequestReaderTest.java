@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
@@ -90,6 +91,59 @@ class OrderRequestReaderTest {
         assertThat(problemsOf(body("\"ada\"", "100", "\"ZZZ\""))).containsExactly(expected);
         assertThat(problemsOf(body("\"ada\"", "100", "\"EURO\""))).containsExactly(expected);
         assertThat(OrderRequestReader.read(body("\"ada\"", "100", "\"JPY\"")).currency()).isEqualTo("JPY");
+    }
+
+    @Test
+    void refusesABodyNestedDeeperThanTheLimitBeforeBuildingIt() throws InterruptedException {
+        String tooDeep = "the body nests deeper than 32 levels";
+        assertThat(problemsOnASmallStack("[".repeat(1000))).containsExactly(tooDeep);
+        assertThat(problemsOf("{\"a\":".repeat(1000))).containsExactly(tooDeep);
+        assertThat(problemsOf("[{\"a\":".repeat(500))).containsExactly(tooDeep);
+        assertThat(problemsOf("{\"customer\":" + "[".repeat(32) + "]".repeat(32) + "}")).containsExactly(tooDeep);
+    }
+
+    @Test
+    void acceptsNestingUpToTheLimit() {
+        assertThat(problemsOf(nested(32))).containsExactly("the body must be a JSON object");
+        assertThat(problemsOf(nested(33))).containsExactly("the body nests deeper than 32 levels");
+        assertThat(problemsOf(body("[".repeat(31) + "\"ada\"" + "]".repeat(31), "100", "\"EUR\"")))
+                .as("the order's object and 31 arrays in it").containsExactly("customer must be a string");
+    }
+
+    @Test
+    void bracketsInsideStringsAreNoNesting() {
+        NewOrder order = OrderRequestReader.read(body("\"" + "[{".repeat(40) + "\\\"[\"", "100", "\"EUR\""));
+        assertThat(order.customer()).isEqualTo("[{".repeat(40) + "\"[");
+
+        assertThat(problemsOf(body("\"" + "[".repeat(1000) + "\"", "100", "\"EUR\"")))
+                .containsExactly("customer must be at most 100 characters long");
+        assertThat(problemsOf("{\"[[[[\":1}")).containsExactly("unknown field [[[[", "customer is required",
+                "amountCents is required", "currency is required");
+    }
+
+    @Test
+    void aMalformedBodyWithinTheLimitIsStillReportedWhereItWentWrong() {
+        assertThat(problemsOf("[[[x]]]"))
+                .containsExactly("the body is not valid JSON: unexpected text ending at line 1, column 4");
+        assertThat(problemsOf("[".repeat(10)))
+                .containsExactly("the body is not valid JSON: it ends before its value is complete");
+    }
+
+    /**
+     * The problems of {@code body} read on a thread whose stack is too small for building 1,000 levels of nesting
+     * (a {@code StackOverflowError} there leaves the problems null).
+     */
+    private static List<String> problemsOnASmallStack(String body) throws InterruptedException {
+        AtomicReference<List<String>> problems = new AtomicReference<>();
+        Thread reader = new Thread(null, () -> problems.set(problemsOf(body)), "small-stack", 128 * 1024);
+        reader.start();
+        reader.join();
+        return problems.get();
+    }
+
+    /** {@code depth} arrays, one inside the other, around nothing. */
+    private static String nested(int depth) {
+        return "[".repeat(depth) + "]".repeat(depth);
     }
 
     private static String body(String customer, String amountCents, String currency) {

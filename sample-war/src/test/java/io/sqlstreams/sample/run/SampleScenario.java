@@ -258,6 +258,18 @@ abstract class SampleScenario {
                 .containsExactly("the body is not UTF-8 text");
     }
 
+    @Test
+    void aBodyNestedTooDeeplyIsRefusedLikeOtherMalformedJson() throws Exception {
+        Answer refused = client.postOrder(BodyPublishers.ofString("[".repeat(1000)));
+
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body()).as("a JSON error").containsKey("problems");
+        assertThat(refused.body().getString("error")).isEqualTo("the order cannot be placed");
+        assertThat(refused.body().getJsonArray("problems").getValuesAs(JsonString::getString))
+                .containsExactly("the body nests deeper than 32 levels");
+        assertThat(run.server().incidents()).as("a malformed body is no incident to the server").isEmpty();
+    }
+
     private String place(String customer, long amountCents) throws Exception {
         Answer placed = client.placeOrder(customer, amountCents);
         assertThat(placed.status()).as("%s", placed.body()).isEqualTo(201);
