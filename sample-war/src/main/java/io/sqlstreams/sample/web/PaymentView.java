@@ -14,7 +14,7 @@ import io.sqlstreams.sample.orders.OrderStatus;
  *
  * @param state       that word
  * @param attempts    how many times charge-cards has tried it so far
- * @param lastError   why the last attempt failed, or null
+ * @param lastError   why the last attempt failed, as one line of code and message ({@link PublicError}), or null
  * @param nextAttempt when it is tried again, while it is retrying; else null
  */
 public record PaymentView(String state, int attempts, String lastError, Instant nextAttempt) {
@@ -32,6 +32,7 @@ public record PaymentView(String state, int attempts, String lastError, Instant 
     /** A payment not charged (yet), from where its request stands in charge-cards. */
     static PaymentView of(OrderStatus status, Placement placement) {
         String state = status == OrderStatus.DECLINED ? "declined" : placement.state().wireName();
-        return new PaymentView(state, placement.runs(), placement.lastError(), placement.runAfter());
+        return new PaymentView(state, placement.runs(), PublicError.of(placement.lastError()),
+                placement.runAfter());
     }
 }
