@@ -151,7 +151,7 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                         + " (default 20; smoke 2)",
                 "  --pickups      latency: pickups after idle per claimPollRate (default 30; smoke 3)",
                 "  chaos:         [--consumers N] [--rate R] [--kills N] [--storms N] [--restarts N] [--seed S]"
-                        + " [--pg-restart-command CMD] [--handler plain|transactional]",
+                        + " [--pg-restart-command CMD] [--handler plain|transactional] [--fence-holders on|off]",
                 "  --consumers    consumer processes (default " + ChaosScenario.DEFAULT_CONSUMERS + "; smoke "
                         + ChaosScenario.SMOKE_CONSUMERS + "); --messages: messages produced (default "
                         + ChaosScenario.DEFAULT_MESSAGES + "; smoke " + ChaosScenario.SMOKE_MESSAGES + ")",
@@ -166,6 +166,9 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                         + " (without it a given server is not restarted)",
                 "  --handler      plain (default): a MessageHandler; transactional: a TransactionalHandler that also"
                         + " writes one effect row per message in the library's transaction, checked exactly once",
+                "  --fence-holders  on (default): held producer transactions (open 0-5 s, some in a savepoint,"
+                        + " some prepared) and unrelated xid holders (same database, another database, prepared)"
+                        + " run throughout; off: none",
                 "  retention:     [--seconds S] [--hold-seconds S] [--rate R]: steady soak (default "
                         + RetentionScenario.DEFAULT_SOAK.toSeconds() + " s), then a held-back phase, half held by"
                         + " an idle group and half released (default " + RetentionScenario.DEFAULT_HOLD.toSeconds()

@@ -84,6 +84,11 @@ final class BenchServer implements AutoCloseable {
         return jdbcUrl;
     }
 
+    /** {@link #jdbcUrl()} pointed at {@code database} of the same server. */
+    String jdbcUrlFor(String database) {
+        return jdbcUrl.replaceFirst("(jdbc:postgresql://[^/]+/)[^?]*", "$1" + database);
+    }
+
     /** Which server this is, without credentials. */
     String description() {
         return description;

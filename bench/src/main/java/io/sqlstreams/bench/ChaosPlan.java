@@ -24,6 +24,8 @@ record ChaosPlan(long seed) {
     static final int POISON_PER_MILLE = 2;
     /** Per mille of messages whose handler fails on the first run and then succeeds. */
     static final int FAIL_ONCE_PER_MILLE = 20;
+    /** The longest a held producer keeps its transaction open after producing. */
+    static final Duration LONGEST_HELD = Duration.ofSeconds(5);
     /** The faults fall within this share of the window: none in the first tenth, none in the last 15 %. */
     static final double FAULTS_FROM = 0.10;
     static final double FAULTS_UNTIL = 0.85;
@@ -47,6 +49,15 @@ record ChaosPlan(long seed) {
      * @param behaviour what its handler does
      */
     record Message(long seq, Concurrency policy, String key, Behaviour behaviour) {
+    }
+
+    /**
+     * How a held producer transaction of message {@code seq} goes ({@link HeldProducers}).
+     *
+     * @param form how it produces and ends
+     * @param hold how long it stays open after producing (prepared: after PREPARE TRANSACTION)
+     */
+    record Held(HeldForm form, Duration hold) {
     }
 
     enum FaultKind {
@@ -86,6 +97,20 @@ record ChaosPlan(long seed) {
             return new Message(seq, Concurrency.EXCLUSIVE, "e" + random.nextInt(EXCLUSIVE_KEYS), behaviour);
         }
         return new Message(seq, Concurrency.ORDERED, "o" + random.nextInt(ORDERED_KEYS), behaviour);
+    }
+
+    /**
+     * How the held producer transaction of message {@code seq} goes: a quarter commit, a tenth roll back, a quarter
+     * produce in a savepoint (released, or rolled back to it: no message), the rest prepare (two in three of them
+     * commit), unless {@code prepared} is false; each is held 0–5 s.
+     */
+    Held held(long seq, boolean prepared) {
+        SplittableRandom random = new SplittableRandom(~seed ^ (seq * 0x9E3779B97F4A7C15L));
+        int mix = random.nextInt(prepared ? 100 : 60);
+        HeldForm form = mix < 25 ? HeldForm.COMMIT : mix < 35 ? HeldForm.ROLLBACK
+                : mix < 50 ? HeldForm.SAVEPOINT_RELEASED : mix < 60 ? HeldForm.SAVEPOINT_ROLLED_BACK
+                : mix < 87 ? HeldForm.PREPARED_COMMIT : HeldForm.PREPARED_ROLLBACK;
+        return new Held(form, Duration.ofMillis(random.nextLong(LONGEST_HELD.toMillis() + 1)));
     }
 
     /**

@@ -79,16 +79,12 @@ final class ChaosProducer {
 
     private ProduceResult produce(Producer<BenchPayload> producer, ChaosPlan.Message message, String runId,
                                   long scheduledMicros) throws InterruptedException {
-        ProduceOptions.Builder options = ProduceOptions.builder().idempotencyKey(runId + "-" + message.seq());
-        if (message.policy() != Concurrency.PARALLEL) {
-            options.messageKey(message.key())
-                    .message(MessageOptions.builder().concurrency(message.policy()).build());
-        }
+        ProduceOptions options = options(message, runId);
         BenchPayload payload = BenchPayload.at(message.seq(), scheduledMicros);
         long deadline = System.nanoTime() + GIVE_UP.toNanos();
         while (true) {
             try {
-                return producer.produce(payload, options.build());
+                return producer.produce(payload, options);
             } catch (RuntimeException e) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("message " + message.seq() + " was not acknowledged within "
@@ -98,5 +94,15 @@ final class ChaosProducer {
             }
             Thread.sleep(RETRY_PAUSE.toMillis());
         }
+    }
+
+    /** The key, policy and idempotency key {@code message} is produced with. */
+    static ProduceOptions options(ChaosPlan.Message message, String runId) {
+        ProduceOptions.Builder options = ProduceOptions.builder().idempotencyKey(runId + "-" + message.seq());
+        if (message.policy() != Concurrency.PARALLEL) {
+            options.messageKey(message.key())
+                    .message(MessageOptions.builder().concurrency(message.policy()).build());
+        }
+        return options.build();
     }
 }

@@ -18,6 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.LongStream;
 
 import io.sqlstreams.ConsumerInspection;
 import io.sqlstreams.Producer;
@@ -29,7 +30,9 @@ import io.sqlstreams.SqlStreams;
  * steady rate; meanwhile a {@link FaultInjector} SIGKILLs consumers, terminates their backends and restarts
  * PostgreSQL on a seeded schedule. After the window the consumers drain, stop gracefully, and the
  * {@link ChaosVerdict} checks the ledger: nothing lost, nothing unexpected, no ordered violation, no overlap of an
- * exclusive or ordered key; duplicates are counted. With {@code --handler transactional} the consumers' handler writes
+ * exclusive or ordered key; duplicates are counted. Unless {@code --fence-holders off}, {@link FenceHolders} run
+ * throughout: held producer transactions (their messages count as produced exactly when they commit) and
+ * transactions that hold an xid and nothing of the stream; none of the lab's prepared transactions may be left. With {@code --handler transactional} the consumers' handler writes
  * one effect row per message inside the library's transaction, and the verdict adds: exactly one per message.
  */
 final class ChaosScenario implements Scenario {
@@ -45,6 +48,8 @@ final class ChaosScenario implements Scenario {
     /** Longer than a killed process's leases (about 13 s) plus the exception path's backoffs. */
     static final Duration DEFAULT_STALL = Duration.ofSeconds(90);
     static final Duration SMOKE_STALL = Duration.ofSeconds(45);
+    static final Duration LONGEST_UNRELATED_HOLD = Duration.ofSeconds(60);
+    static final Duration SMOKE_LONGEST_UNRELATED_HOLD = Duration.ofSeconds(10);
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
 
@@ -70,7 +75,8 @@ final class ChaosScenario implements Scenario {
 
     /** The run's sizes, from the command line or the defaults. */
     private record Settings(int consumers, long messages, int rate, long seed, int kills, int storms, int restarts,
-                            Duration stall, HandlerMode handler) {
+                            Duration stall, HandlerMode handler, boolean fenceHolders,
+                            Duration longestUnrelatedHold) {
 
         Duration window() {
             return Duration.ofMillis(messages * 1000 / rate);
@@ -120,7 +126,9 @@ final class ChaosScenario implements Scenario {
             return thread;
         });
         try (ConsumerFleet fleet = ConsumerFleet.start(settings.consumers, arguments, logs, progress);
-             Producer<BenchPayload> producer = stream.handle().producer().register()) {
+             Producer<BenchPayload> producer = stream.handle().producer().register();
+             FenceHolders holders = FenceHolders.start(settings.fenceHolders, server, ledger.schema(), producer, plan,
+                     settings.messages, stream.name(), settings.longestUnrelatedHold)) {
             progress.note("consumers ready; producing and injecting faults");
             long windowStart = System.nanoTime();
             Future<ChaosProducer.Outcome> producing = background.submit(() -> chaosProducer.run(producer, plan,
@@ -136,13 +144,18 @@ final class ChaosScenario implements Scenario {
             } finally {
                 ticker.shutdownNow();
             }
+            HeldProducers.Outcome held = holders.stopProducing(stream.logTable());
+            long[] acknowledged = LongStream.concat(LongStream.of(sent.acknowledged()), LongStream.of(held.produced()))
+                    .sorted().toArray();
             long stored = verdict.recordMessages(stream.logTable(), plan);
-            progress.note(String.format(Locale.ROOT, "produced %,d in %.1f s (%,d retries); draining", stored,
-                    sent.seconds(), sent.retries()));
+            progress.note(String.format(Locale.ROOT, "produced %,d in %.1f s (%,d retries, %,d through held"
+                    + " transactions); draining", stored, sent.seconds(), sent.retries(), held.produced().length));
             Drain drain = drain(verdict, fleet, stored, settings.stall, progress);
+            UnrelatedHolders.Outcome holding = holders.stopUnrelated();
+            List<String> preparedLeft = holders.preparedLeft();
             progress.note("stopping the consumers gracefully");
             List<String> stops = fleet.stopAll(STOP_TIMEOUT);
-            ChaosVerdict.Counts counts = verdict.judge(sent.acknowledged());
+            ChaosVerdict.Counts counts = verdict.judge(acknowledged);
             Optional<EffectCounts> effects = settings.handler == HandlerMode.TRANSACTIONAL
                     ? Optional.of(verdict.effects(fleet.reports(ChaosHandler.UNIQUE_VIOLATION))) : Optional.empty();
             List<String> evidence = new ArrayList<>(counts.evidence());
@@ -151,6 +164,11 @@ final class ChaosScenario implements Scenario {
                     .inspect();
             describe(notes, settings, faultLog, sent, drain, fleet, stops, counts, after, verdict, server);
             effects.ifPresent(found -> notes.add(effectsNote(found)));
+            List<String> fence = new ArrayList<>(holders.describe(held, holding));
+            fence.add(preparedLeft.isEmpty() ? "None of the lab's prepared transactions was left in pg_prepared_xacts"
+                    + " after the holders stopped." : "**Prepared transactions left**: " + preparedLeft);
+            notes.addAll(fence);
+            fence.forEach(line -> progress.note("  " + line));
             evidence.forEach(line -> notes.add("**EVIDENCE** " + line));
             evidence.forEach(line -> progress.note("  EVIDENCE " + line));
             if (!evidence.isEmpty() || drain.stalled() || !fleet.unexpectedExits().isEmpty()) {
@@ -158,7 +176,8 @@ final class ChaosScenario implements Scenario {
             } else {
                 DirectoryTree.delete(logs);
             }
-            return result(settings, sent, faultLog, counts, effects, notes);
+            return result(settings, acknowledged.length, new FenceCounts(held, holding, preparedLeft.size()), faultLog,
+                    counts, effects, notes);
         } finally {
             background.shutdownNow();
         }
@@ -178,7 +197,8 @@ final class ChaosScenario implements Scenario {
                 chaos.seed().orElseGet(() -> ThreadLocalRandom.current().nextLong()),
                 chaos.kills().orElse(Math.max(2, perWindow(windowSeconds, SECONDS_PER_KILL))),
                 chaos.storms().orElse(perWindow(windowSeconds, SECONDS_PER_STORM)), restarts,
-                smoke ? SMOKE_STALL : DEFAULT_STALL, chaos.handler());
+                smoke ? SMOKE_STALL : DEFAULT_STALL, chaos.handler(), chaos.fenceHolders(),
+                smoke ? SMOKE_LONGEST_UNRELATED_HOLD : LONGEST_UNRELATED_HOLD);
     }
 
     /** One fault per {@code every} of the window, at least one. */
@@ -220,7 +240,12 @@ final class ChaosScenario implements Scenario {
         }
     }
 
-    private static ScenarioResult result(Settings settings, ChaosProducer.Outcome sent, FaultInjector.Log faults,
+    /** What the fence holders did, for the figures and the invariants. */
+    private record FenceCounts(HeldProducers.Outcome held, UnrelatedHolders.Outcome holding, int preparedLeft) {
+    }
+
+    private static ScenarioResult result(Settings settings, long acknowledged, FenceCounts fence,
+                                         FaultInjector.Log faults,
                                          ChaosVerdict.Counts counts, Optional<EffectCounts> effects,
                                          List<String> notes) {
         Map<Metric, Double> values = new EnumMap<>(Metric.class);
@@ -233,8 +258,11 @@ final class ChaosScenario implements Scenario {
         values.put(Metric.DUPLICATES, (double) counts.duplicates());
         values.put(Metric.ORDER_VIOLATIONS, (double) counts.orderViolations());
         values.put(Metric.OVERLAPS, (double) counts.overlaps());
+        values.put(Metric.HELD_TRANSACTIONS, (double) fence.held().results().size());
+        values.put(Metric.HELD_PRODUCED, (double) fence.held().produced().length);
+        values.put(Metric.UNRELATED_HOLDS, (double) fence.holding().holds());
         effects.ifPresent(found -> values.put(Metric.EFFECT_ROWS, (double) found.rows()));
-        Ledger ledger = new Ledger(sent.acknowledged().length, counts.stored(), counts.produced(),
+        Ledger ledger = new Ledger(acknowledged, counts.stored(), counts.produced(),
                 counts.notStored(), counts.unexpected(), counts.duplicates(), counts.settled(), counts.unsettled(),
                 counts.orderViolations() + counts.overlaps());
         Figure figure = new Figure(label(settings.consumers, settings.messages, settings.rate, settings.handler),
@@ -248,6 +276,9 @@ final class ChaosScenario implements Scenario {
                         + " started after the first success of a later message of the same key"),
                 Invariant.zero("exclusive overlaps", counts.overlaps(), "runs of an exclusive or ordered key that"
                         + " began while another run of the key was going, in any process"),
+                Invariant.zero("prepared transactions left", fence.preparedLeft(), "the lab's two-phase transactions"
+                        + " still in pg_prepared_xacts after every holder stopped: each must be committed or rolled"
+                        + " back, through restarts and lost connections"),
                 Invariant.counted("duplicates", counts.duplicates(), "runs of a message after its first successful"
                         + " run began: at-least-once delivery after kills, storms and restarts")));
         effects.ifPresent(found -> invariants.addAll(found.invariants()));

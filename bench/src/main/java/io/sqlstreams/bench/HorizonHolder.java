@@ -160,8 +160,7 @@ final class HorizonHolder implements AutoCloseable {
                 throw new IllegalStateException("cannot drop the holder's database " + database, e);
             }
         };
-        String url = server.jdbcUrl().replaceFirst("(jdbc:postgresql://[^/]+/)[^?]*", "$1" + database);
-        return begin(DriverManager.getConnection(url), kind, HorizonHolder::rollBack, drop);
+        return begin(DriverManager.getConnection(server.jdbcUrlFor(database)), kind, HorizonHolder::rollBack, drop);
     }
 
     private static HorizonHolder prepared(DataSource dataSource, Kind kind) throws SQLException {

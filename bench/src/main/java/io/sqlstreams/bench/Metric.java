@@ -52,6 +52,12 @@ enum Metric {
     RESTARTS("restarts", "%,.0f"),
     /** Runs of a message after its first successful run started (chaos): expected after kills, not failed. */
     DUPLICATES("duplicates", "%,.0f"),
+    /** Held producer transactions begun, whatever their end (chaos with fence holders). */
+    HELD_TRANSACTIONS("held transactions", "%,.0f"),
+    /** Messages produced by held producer transactions that committed (chaos with fence holders). */
+    HELD_PRODUCED("held produced", "%,.0f"),
+    /** Unrelated xid-holding transactions begun, in every place (chaos with fence holders). */
+    UNRELATED_HOLDS("unrelated holds", "%,.0f"),
     /** Rows of the transactional handler's effects table (chaos with {@code --handler transactional}). */
     EFFECT_ROWS("effect rows", "%,.0f"),
     /** A group's head − committed when a phase ended, in messages (retention, mvcc). */

@@ -97,6 +97,20 @@ class BenchOptionsTest {
     }
 
     @Test
+    void theChaosFenceHoldersAreOnUnlessToldOffAndNothingElse() throws Exception {
+        assertThat(BenchOptions.parse(new String[] {"chaos"}).chaos().fenceHolders()).isTrue();
+        assertThat(BenchOptions.parse(new String[] {"chaos", "--fence-holders", "on"}).chaos().fenceHolders())
+                .isTrue();
+        BenchOptions told = BenchOptions.parse(new String[] {"chaos", "--fence-holders", "off", "--handler",
+                "transactional"});
+        assertThat(told.chaos().fenceHolders()).isFalse();
+        assertThat(told.chaos().handler()).isEqualTo(HandlerMode.TRANSACTIONAL);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"chaos", "--fence-holders", "no"}))
+                .isInstanceOf(BenchOptions.UsageException.class)
+                .hasMessage("--fence-holders needs on or off, not no");
+    }
+
+    @Test
     void phaseLengthsAreOptionalAndParsed() throws Exception {
         BenchOptions none = BenchOptions.parse(new String[] {"mvcc"});
         BenchOptions told = BenchOptions.parse(new String[] {"mvcc", "--before", "1.5", "--during", "600",

@@ -52,6 +52,22 @@ class ChaosPlanTest {
     }
 
     @Test
+    void aHeldTransactionIsAFunctionOfTheSeedTakesEveryFormAndPreparesOnlyWhereAllowed() {
+        ChaosPlan plan = new ChaosPlan(11);
+        List<ChaosPlan.Held> held = LongStream.range(0, 2_000).mapToObj(seq -> plan.held(seq, true)).toList();
+        List<ChaosPlan.Held> withoutPrepared = LongStream.range(0, 2_000).mapToObj(seq -> plan.held(seq, false))
+                .toList();
+
+        assertThat(LongStream.range(0, 2_000).mapToObj(seq -> new ChaosPlan(11).held(seq, true)).toList())
+                .isEqualTo(held);
+        assertThat(held.stream().map(ChaosPlan.Held::form).distinct()).containsExactlyInAnyOrder(HeldForm.values());
+        assertThat(held).allSatisfy(one -> assertThat(one.hold()).isBetween(Duration.ZERO, ChaosPlan.LONGEST_HELD));
+        assertThat(held.stream().mapToLong(one -> one.hold().toMillis()).max().orElseThrow()).isGreaterThan(4_500);
+        assertThat(withoutPrepared.stream().map(ChaosPlan.Held::form).distinct()).containsExactlyInAnyOrder(
+                HeldForm.COMMIT, HeldForm.ROLLBACK, HeldForm.SAVEPOINT_RELEASED, HeldForm.SAVEPOINT_ROLLED_BACK);
+    }
+
+    @Test
     void theFaultScheduleHasExactlyTheCountsAskedForInTheMiddleOfTheWindowInTimeOrder() {
         Duration window = Duration.ofSeconds(20);
         List<ChaosPlan.Fault> faults = new ChaosPlan(99).faults(window, 3, 5, 2, 1);

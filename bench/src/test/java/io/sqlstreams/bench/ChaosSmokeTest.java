@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The reliability lab end to end in smoke mode, with each handler mode: two consumer JVMs, 2,000 messages, two
- * SIGKILLs, a backend storm and a PostgreSQL restart, and every invariant holds. It always runs on an embedded
+ * SIGKILLs, a backend storm and a PostgreSQL restart, the fence holders on (held producer transactions, unrelated
+ * xid holders), and every invariant holds. It always runs on an embedded
  * PostgreSQL of its own, whatever {@code SQLSTREAMS_TEST_JDBC_URL} says: it restarts its server, which it may only do
  * to one it owns.
  */
@@ -45,8 +46,9 @@ class ChaosSmokeTest {
         Report report = run(HandlerMode.TRANSACTIONAL, "--seed", Long.toString(seed));
 
         report.assertEveryLedgerInvariantHeld();
-        assertThat(report.figures()).as("the report:%n%s", report.text())
-                .containsEntry(Metric.EFFECT_ROWS.heading(), ChaosScenario.SMOKE_MESSAGES - poison);
+        long steadyEffects = ChaosScenario.SMOKE_MESSAGES - poison;
+        assertThat(report.figures().get(Metric.EFFECT_ROWS.heading())).as("the report:%n%s", report.text())
+                .isBetween(steadyEffects, steadyEffects + report.figures().get(Metric.HELD_PRODUCED.heading()));
         for (String invariant : List.of("missing effects", "extra effects", "unique violations")) {
             assertThat(report.text()).contains("| " + invariant + " | 0 | PASS |");
         }
@@ -72,16 +74,23 @@ class ChaosSmokeTest {
     private record Report(String text, Map<String, Long> figures, int status) {
 
         void assertEveryLedgerInvariantHeld() {
+            long produced = ChaosScenario.SMOKE_MESSAGES + figures.get(Metric.HELD_PRODUCED.heading());
             assertThat(figures).as("the report:%n%s", text)
-                    .containsEntry(Metric.PRODUCED.heading(), ChaosScenario.SMOKE_MESSAGES)
-                    .containsEntry(Metric.HANDLED.heading(), ChaosScenario.SMOKE_MESSAGES)
+                    .containsEntry(Metric.PRODUCED.heading(), produced)
+                    .containsEntry(Metric.HANDLED.heading(), produced)
                     .containsEntry(Metric.RESTARTS.heading(), 1L)
                     .containsEntry(Metric.ORDER_VIOLATIONS.heading(), 0L)
                     .containsEntry(Metric.OVERLAPS.heading(), 0L);
             assertThat(figures.get(Metric.KILLS.heading())).isGreaterThanOrEqualTo(2);
             assertThat(figures.get(Metric.BACKENDS_TERMINATED.heading())).as("one storm's terminations").isPositive();
             assertThat(figures.get(Metric.RUNS.heading())).isGreaterThan(ChaosScenario.SMOKE_MESSAGES);
-            for (String invariant : List.of("lost", "unexpected", "ordered violations", "exclusive overlaps")) {
+            assertThat(figures.get(Metric.HELD_TRANSACTIONS.heading())).as("held producer transactions").isPositive();
+            assertThat(figures.get(Metric.UNRELATED_HOLDS.heading())).as("one holder of each place at least")
+                    .isGreaterThanOrEqualTo(UnrelatedHolders.Place.values().length);
+            assertThat(text).contains("Held producer transactions (", "Unrelated holders (",
+                    "None of the lab's prepared transactions was left").containsPattern("; prepared [1-9][0-9]* \\(");
+            for (String invariant : List.of("lost", "unexpected", "ordered violations", "exclusive overlaps",
+                    "prepared transactions left")) {
                 assertThat(text).contains("| " + invariant + " | 0 | PASS |");
             }
             assertThat(text).contains("| duplicates |", "### Invariants: PASSED", "**Result: PASSED**",
