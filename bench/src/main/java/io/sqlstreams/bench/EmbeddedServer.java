@@ -84,7 +84,8 @@ final class EmbeddedServer implements AutoCloseable {
                 .setServerConfig("listen_addresses", "127.0.0.1")
                 .setServerConfig("fsync", "on")
                 .setServerConfig("synchronous_commit", "on")
-                // bench mvcc --holder prepared leaves a prepared (two-phase) transaction open, as a JTA manager can
+                // bench mvcc --holder prepared leaves a prepared (two-phase) transaction open, as a JTA manager can;
+                // bench chaos's fence holders keep at most three prepared at once
                 .setServerConfig("max_prepared_transactions", "10");
         if (port != 0) {
             builder.setPort(port);

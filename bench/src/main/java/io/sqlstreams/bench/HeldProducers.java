@@ -115,8 +115,8 @@ final class HeldProducers {
                             + " through them — %,d committed (%,d of them after rolling back to their savepoint: no"
                             + " message), %,d rolled back, %,d prepared and committed, %,d prepared and rolled back."
                             + " Failures: %,d cut before their commit or PREPARE (rolled back), %,d settled through"
-                            + " pg_prepared_xacts, %,d commits whose answer was lost (%,d of their messages found in"
-                            + " the log).", THREADS, ChaosPlan.LONGEST_HELD.toSeconds(), preparedAllowed ? ""
+                            + " pg_prepared_xacts, %,d decided by the log after the answer to their commit was lost"
+                            + " (%,d of their messages found there).", THREADS, ChaosPlan.LONGEST_HELD.toSeconds(), preparedAllowed ? ""
                             : "; the server has max_prepared_transactions = 0, so none is prepared", results.size(),
                     produced().length, count(false, true), rolledBackToSavepoint, count(false, false),
                     count(true, true), count(true, false), count(Ending.CUT), count(Ending.RECOVERED),
