@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0159}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0160}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -493,7 +493,10 @@ public enum Code {
             "Use REQUIRED (the default), MANDATORY or SUPPORTS, which join the library's transaction, or remove @Transactional for an observer whose writes commit on their own."),
     SQL0159(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "MixedDataSources",
             "A transactional @ConsumerGroup observer's writes could not share one local transaction with the library's outcome row: a JTA persistence unit of the application uses another data source than sqlstreams.datasource, or two connections of that data source taken in one JTA transaction were not the same PostgreSQL session (the data source does not share connections). Either would need a two-phase (XA) commit, which the library does not start behind your back. The deployment fails.",
-            "Point the persistence unit's jta-data-source at the data source sqlstreams.datasource names, and keep that data source's connections shareable (the servers' default).");
+            "Point the persistence unit's jta-data-source at the data source sqlstreams.datasource names, and keep that data source's connections shareable (the servers' default)."),
+    SQL0160(Kind.EVENT, Level.WARNING, Recovery.NONE, "FenceHeld",
+            "A group's fresh claims have waited longer than the warning threshold on a transaction that produced into the stream and is still open (or prepared): no message committed after that transaction drew its ids is handed out until it ends, since it may still commit a lower id. The line names the transaction's backend pid (none when prepared), its xid, how long it has been open and its state; it is repeated once a minute while the wait lasts.",
+            "End that transaction: commit or roll back the application code that holds it open (a connection leaked idle in transaction, a slow call inside a producing transaction), or COMMIT PREPARED / ROLLBACK PREPARED a two-phase transaction a transaction manager left behind. Unrelated transactions never hold a stream back.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

@@ -32,6 +32,7 @@ final class FreshClaimer {
     private final SessionCounterSet counters;
     private final GroupIds ids;
     private final ClaimQueries queries;
+    private final FenceWatch fenceWatch;
 
     FreshClaimer(Engine engine, RegisteredGroup group, int schemaVersion, RangeReader reader, SessionCounterSet counters) {
         this.engine = engine;
@@ -41,6 +42,7 @@ final class FreshClaimer {
         this.counters = counters;
         this.ids = group.ids();
         this.queries = new ClaimQueries(engine.sql());
+        this.fenceWatch = new FenceWatch(engine, group, queries);
     }
 
     /**
@@ -61,14 +63,21 @@ final class FreshClaimer {
             }
         }
         if (observed.idle()) {
+            fenceWatch.released();
             return Poll.CAUGHT_UP;
         }
         Instant claimStarted = engine.environment().clock().instant();
         Leased leased = engine.database().inTransaction("claiming for " + group.describe(),
                 tx -> claim(tx, observed, limit, leaseDuration));
         if (leased == null) {
-            return observed.head() > observed.claimed() ? Poll.AGAIN : Poll.CAUGHT_UP;
+            if (observed.head() > observed.claimed()) {
+                fenceWatch.held(observed.xid());
+                return Poll.AGAIN;
+            }
+            fenceWatch.released();
+            return Poll.CAUGHT_UP;
         }
+        fenceWatch.released();
         List<Delivery> deliveries = engine.database().autoCommit("reading a claimed range of " + group.describe(),
                 connection -> reader.read(connection, leased.low(), leased.high(), config));
         counters.claimed.add(deliveries.size());

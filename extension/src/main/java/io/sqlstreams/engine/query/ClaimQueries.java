@@ -27,6 +27,14 @@ public final class ClaimQueries {
         }
     }
 
+    /**
+     * An open transaction that produced into the stream and holds back its fresh claims: its backend ({@code null}
+     * when prepared), its xid, how long it has been open ({@code null} when PostgreSQL does not show its start to
+     * this role) and what it is doing ({@code idle in transaction}, {@code prepared as 'gid'}, …).
+     */
+    public record FenceHolder(Integer pid, String xid, Duration open, String state) {
+    }
+
     /** The locked cursor row and which stored or new observation's fence has passed. */
     public record LockedCursor(long claimed, long settledHead, long pendingHead, boolean observedFencePassed,
                                boolean pendingFencePassed) {
@@ -100,6 +108,20 @@ public final class ClaimQueries {
                     .queryOne(row -> new LockedCursor(row.getLong("claimed"), row.getLong("settled_head"),
                             row.getLong("pending_head"), row.getBoolean("observed_fence_passed"),
                             row.getBoolean("pending_fence_passed")));
+        }
+    }
+
+    /** The open producers, oldest first (at most {@code limit}), that hold back an observation of {@code xid}. */
+    public List<FenceHolder> fenceHolders(Connection connection, GroupIds group, String observedXid, int limit)
+            throws SQLException {
+        try (BoundStatement holders = prepare(connection, "fence_holders", group)) {
+            return holders.bind("observed_xid", observedXid).bind("limit", limit).queryList(row -> {
+                int pid = row.getInt("pid");
+                Integer backend = row.wasNull() ? null : pid;
+                long openMillis = row.getLong("open_millis");
+                Duration open = row.wasNull() ? null : Duration.ofMillis(openMillis);
+                return new FenceHolder(backend, row.getString("xid"), open, row.getString("state"));
+            });
         }
     }
 

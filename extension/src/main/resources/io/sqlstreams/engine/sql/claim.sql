@@ -36,7 +36,7 @@ FROM observed
 -- row to this stream's log (docs/engine.md, "The fence"): at once when the server's oldest running xid is past it,
 -- else when no open producer of this stream (open_producers) is older. The pg_locks scan runs only then.
 WITH open_producers AS (
-    {fragment:oldest_open_producer_age}
+    SELECT max(age(p.xid)) AS xid_age FROM ({fragment:open_producers}) p
 )
 SELECT claimed, settled_head, pending_head, set_config('jit', 'off', true) AS jit,
        set_config('synchronous_commit', 'off', true) AS synchronous_commit,
@@ -54,20 +54,35 @@ FROM {schema}.consumer_group_cursor_{id}
 WHERE consumer_group_id = :group_id
 FOR UPDATE OF consumer_group_cursor_{id}
 
--- fragment: oldest_open_producer_age
--- The age of the oldest xid held by a transaction that holds a RowExclusiveLock on this stream's log (prepared
--- transactions included: they keep their locks), or null. A producer takes that lock before it draws an id and
--- keeps it until it ends; its xid comes before its ids (produce.sql). One pg_locks scan, grouped by transaction.
-SELECT max(held.xid_age) AS xid_age
-FROM (SELECT max(age(l.transactionid)) AS xid_age
-      FROM pg_locks l
-      WHERE l.granted
-        AND (l.locktype = 'transactionid'
-             OR (l.locktype = 'relation' AND l.mode = 'RowExclusiveLock'
-                 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                 AND l.relation = '{schema}.message_log_{id}'::regclass))
-      GROUP BY l.virtualtransaction
-      HAVING bool_or(l.locktype = 'relation') AND bool_or(l.locktype = 'transactionid')) held
+-- fragment: open_producers
+-- One row per transaction that holds a RowExclusiveLock on this stream's log and a transaction id (prepared
+-- transactions included: they keep their locks): its backend (null when prepared) and its oldest xid. A producer
+-- takes that lock before it draws an id and keeps it until it ends; its xid comes before its ids (produce.sql).
+-- One pg_locks scan, grouped by transaction.
+SELECT max(l.pid) AS pid,
+       (array_agg(l.transactionid ORDER BY age(l.transactionid) DESC)
+            FILTER (WHERE l.locktype = 'transactionid'))[1] AS xid
+FROM pg_locks l
+WHERE l.granted
+  AND (l.locktype = 'transactionid'
+       OR (l.locktype = 'relation' AND l.mode = 'RowExclusiveLock'
+           AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND l.relation = '{schema}.message_log_{id}'::regclass))
+GROUP BY l.virtualtransaction
+HAVING bool_or(l.locktype = 'relation') AND bool_or(l.locktype = 'transactionid')
+
+-- name: fence_holders
+-- The open producers that hold back an observation of :observed_xid, oldest first: each one's backend (null when
+-- prepared), xid, how long it has been open (null when its start cannot be read) and what it is doing.
+SELECT p.pid, p.xid::text AS xid,
+       (extract(epoch FROM now() - coalesce(a.xact_start, x.prepared)) * 1000)::bigint AS open_millis,
+       coalesce('prepared as ' || quote_literal(x.gid), a.state, 'unknown') AS state
+FROM ({fragment:open_producers}) p
+LEFT JOIN pg_stat_activity a ON a.pid = p.pid
+LEFT JOIN pg_prepared_xacts x ON p.pid IS NULL AND x.transaction = p.xid
+WHERE age(p.xid) > age((:observed_xid::xid8::text::bigint % 4294967296)::text::xid)
+ORDER BY age(p.xid) DESC
+LIMIT :limit
 
 -- name: advance_and_lease
 -- Moves the claimed cursor and, when that claimed anything, leases the range (old claimed, new claimed]. The

@@ -107,6 +107,8 @@ class StreamFenceTest extends DeliveryTestBase {
             long visible = producer.produce(new Numbered(2)).id();
 
             assertHeldBelow(tables, held, visible);
+            assertThat(awaitFenceWarning()).contains("\"fence.savepoint\"", "pid " + backendPid(holder),
+                    "idle in transaction");
             holder.commit();
 
             await().atMost(DELIVERED_WITHIN).until(() -> tables.cursor().committed() >= visible);
@@ -127,9 +129,16 @@ class StreamFenceTest extends DeliveryTestBase {
                 held = producer.produce(holder, new Numbered(1), ProduceOptions.none()).id();
                 execute(holder, "PREPARE TRANSACTION '" + gid + "'");
             }
-            long visible = producer.produce(new Numbered(2)).id();
-
-            assertHeldBelow(tables, held, visible);
+            long visible;
+            try {
+                visible = producer.produce(new Numbered(2)).id();
+                assertHeldBelow(tables, held, visible);
+                assertThat(awaitFenceWarning()).contains("\"fence.prepared-producer\"", "no backend",
+                        "prepared as '" + gid + "'");
+            } catch (AssertionError | RuntimeException e) {
+                database.execute("ROLLBACK PREPARED '" + gid + "'");
+                throw e;
+            }
             database.execute("COMMIT PREPARED '" + gid + "'");
 
             await().atMost(DELIVERED_WITHIN).until(() -> tables.cursor().committed() >= visible);
@@ -171,6 +180,27 @@ class StreamFenceTest extends DeliveryTestBase {
         assertThat(cursor.claimed()).as("claimed stays below the open producer's id").isLessThan(held);
         assertThat(tables.leases()).isEmpty();
         assertThat(ledger.handled()).as("nothing delivered past an open producer").isEmpty();
+    }
+
+    /**
+     * The one SQL0160 line naming the open producer once the wait passed its threshold: repeats come a minute
+     * apart, so the claim polls every few milliseconds meanwhile write no second one.
+     */
+    private String awaitFenceWarning() {
+        List<String> lines = await().atMost(DELIVERED_WITHIN).pollInterval(100, TimeUnit.MILLISECONDS)
+                .until(() -> logger.withCode("SQL0160"), found -> !found.isEmpty());
+        assertThat(lines).hasSize(1);
+        assertThat(lines.get(0)).containsPattern("have waited (1[0-9]|2[0-9]) s on an open transaction that produced"
+                + " into the stream: .*xid [0-9]+, open [0-9]+ s");
+        return lines.get(0);
+    }
+
+    private static int backendPid(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet pid = statement.executeQuery("SELECT pg_backend_pid()")) {
+            pid.next();
+            return pid.getInt(1);
+        }
     }
 
     private Connection openTransaction() throws SQLException {
