@@ -31,6 +31,7 @@ import io.sqlstreams.MessageOptions;
 import io.sqlstreams.Outcome;
 import io.sqlstreams.ProduceItem;
 import io.sqlstreams.RetryPolicy;
+import io.sqlstreams.engine.consume.ConsumeFixtures;
 import io.sqlstreams.engine.key.OrderedKeyKit.Keyed;
 import io.sqlstreams.engine.key.OrderedKeyKit.Ledger;
 import io.sqlstreams.testing.PostgresTest;
@@ -314,7 +315,10 @@ class OrderedKeyTest extends OrderedKeyKit.RigTest {
     @Test
     void aChainStillWaitingWhenItsSessionStopsIsDeferredSoItsRangeCommits() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        ConsumerConfig ordered = retries(3).concurrencyOverride(Concurrency.ORDERED).build();
+        // message 1 blocks until released: its timeout outlasts the test's waits, so a loaded machine cannot time it
+        // out onto the exception path, which would defer the later chain for that reason instead
+        ConsumerConfig ordered = ConsumeFixtures.quickRetries(3, WAIT.multipliedBy(2)).toBuilder()
+                .concurrencyOverride(Concurrency.ORDERED).build();
         List<ProduceItem<Keyed>> items = new ArrayList<>();
         for (long n = 1; n <= 10; n++) {
             items.add(item("k", n));
