@@ -2,6 +2,7 @@ package io.sqlstreams.tck.payara;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -83,9 +84,10 @@ final class MicroProcess {
         adapter.undeploy(archive);
         try {
             if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                String threads = dumpThreads();
                 process.destroyForcibly();
                 throw new DeploymentException("Payara Micro running " + archive.getName() + " did not exit within "
-                        + STOP_TIMEOUT + "; killed it");
+                        + STOP_TIMEOUT + "; killed it (its threads before the kill: " + threads + ")");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -95,6 +97,25 @@ final class MicroProcess {
         } finally {
             closeOutput(process);
         }
+    }
+
+    /**
+     * The hung process's thread dump ({@code jcmd <pid> Thread.print} of the running JDK), written beside its log so
+     * that a Micro that does not exit can be diagnosed after the kill; answers where it went, or why it could not.
+     */
+    private String dumpThreads() throws InterruptedException {
+        Path dump = PayaraMicro.logOf(deploymentOf(archive)).resolveSibling(deploymentOf(archive) + ".threads.txt");
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        try {
+            Process printing = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
+                    .redirectErrorStream(true).redirectOutput(dump.toFile()).start();
+            if (!printing.waitFor(30, TimeUnit.SECONDS)) {
+                printing.destroyForcibly();
+            }
+        } catch (IOException e) {
+            return "none, jcmd failed: " + e.getMessage();
+        }
+        return dump.toString();
     }
 
     /** Whether Micro reported a servlet of the application in its deployment summary. */
