@@ -181,6 +181,12 @@ record BenchOptions(String scenario, Optional<String> jdbcUrl, int repetitions, 
                         + MvccScenario.DEFAULT_RATE + "); what that transaction takes: a transaction id (default) or"
                         + " only its snapshot; where it runs: an unrelated one in the measured database (default),"
                         + " in another database, prepared and left behind, or one that produced into the stream",
+                "  fence:         [--step-seconds S] [--pickups N]: pickups after idle (default "
+                        + FenceScenario.DEFAULT_PICKUPS + "; smoke " + FenceScenario.SMOKE_PICKUPS + ") alone and while"
+                        + " an unrelated transaction is open (same database, another database, prepared); commit →"
+                        + " handler at " + FenceScenario.RATE + " msg/s for S seconds (default "
+                        + FenceScenario.DEFAULT_PHASE.toSeconds() + ") alone and beside a transactional group of"
+                        + " another stream holding " + FenceScenario.RANGE_WORK.toMillis() + " ms ranges",
                 "  handler:       [--handler-ms MS,MS,…] [--concurrency C,C,…] [--messages N]: handler times (default "
                         + HandlerScenario.HANDLER_MILLIS + "), messageConcurrency (default "
                         + HandlerScenario.CONCURRENCY + "), most messages per cell (default "

@@ -96,8 +96,9 @@ final class LatencyScenario implements Scenario {
         return new ScenarioResult(figures, List.of(), notes);
     }
 
-    private Sample atRate(BenchContext context, SqlStreams client, int rate, Duration phase, Duration pollRate,
-                          List<String> details) throws Exception {
+    /** One repetition at {@code rate}: commit → handler entry of one session on a fresh stream and group. */
+    static Sample atRate(BenchContext context, SqlStreams client, int rate, Duration phase, Duration pollRate,
+                         List<String> details) throws Exception {
         long total = Math.max(1, Math.round(rate * (phase.toNanos() / 1e9)));
         try (BenchStream stream = BenchStream.register(client, context.dataSource(), context.schema(), "latency")) {
             String group = "latency";
@@ -148,8 +149,9 @@ final class LatencyScenario implements Scenario {
         }
     }
 
-    private Sample pickups(BenchContext context, SqlStreams client, SqlStreams producing, int count,
-                           Duration pollRate, List<String> details) throws Exception {
+    /** One repetition of {@code count} pickups after idle, produced through {@code producing}. */
+    static Sample pickups(BenchContext context, SqlStreams client, SqlStreams producing, int count,
+                          Duration pollRate, List<String> details) throws Exception {
         try (BenchStream stream = BenchStream.register(client, context.dataSource(), context.schema(), "pickup")) {
             String group = "pickup";
             GroupSessions.declare(client, stream.name(), group);

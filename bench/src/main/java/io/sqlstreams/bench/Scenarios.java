@@ -8,7 +8,7 @@ final class Scenarios {
     private static final List<Scenario> ALL = List.of(new BaselineScenario(), new ProduceScenario(),
             new DrainScenario(), new SustainedScenario(), new LatencyScenario(), new HandlerScenario(),
             new FailureScenario(), new KeysScenario(), new ChaosScenario(), new RetentionScenario(),
-            new MvccScenario(), new WakeupScenario(), new ScaleScenario(), new CollectorScenario(),
+            new MvccScenario(), new FenceScenario(), new WakeupScenario(), new ScaleScenario(), new CollectorScenario(),
             new TelemetryScenario(), new HandlerFormsScenario());
 
     private Scenarios() {

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The consume-side scenarios ({@code drain}, {@code sustained}, {@code latency}, {@code handler}, {@code failure},
- * {@code keys}, {@code retention}, {@code mvcc}) end to end in smoke mode, most cut below their smoke defaults: a
- * results file with every row, a balanced ledger and every invariant kept. The figures mean nothing.
+ * {@code keys}, {@code retention}, {@code mvcc}, {@code fence}) end to end in smoke mode, most cut below their smoke
+ * defaults: a results file with every row, a balanced ledger and every invariant kept. The figures mean nothing.
  */
 class ConsumeSmokeTest {
     private static final Path OUT = Path.of("target", "bench-smoke");
@@ -63,6 +63,18 @@ class ConsumeSmokeTest {
             }
             assertThat(text).contains("| " + LatencyScenario.pickupLabel(pollRate) + " |");
         }
+    }
+
+    @Test
+    void fenceSmokeRunReportsPickupsAloneAndBesideEachUnrelatedHolderAndTheNeighbouredRate() throws Exception {
+        String text = run("fence", "--step-seconds", "1", "--pickups", "1");
+
+        assertThat(text).contains("| " + FenceScenario.ALONE_PICKUP_LABEL + " |",
+                "| " + FenceScenario.ALONE_RATE_LABEL + " |", "| " + FenceScenario.NEIGHBOUR_RATE_LABEL + " |");
+        for (var place : FenceScenario.UNRELATED) {
+            assertThat(text).contains("| " + FenceScenario.pickupLabel(place) + " |", place.flag() + " holder xid ");
+        }
+        assertThat(text).containsPattern("neighbour: [1-9][0-9,]* ranges committed");
     }
 
     @Test
