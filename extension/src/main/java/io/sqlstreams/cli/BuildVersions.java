@@ -13,13 +13,13 @@ final class BuildVersions {
     private BuildVersions() {
     }
 
-    /** {@code system DDL version 1, stream DDL version 2}. */
+    /** {@code system DDL version 2, stream DDL version 2}. */
     static String text() {
         return Arrays.stream(DdlScope.values()).map(scope -> scope.wireName() + " DDL version " + scope.buildVersion())
                 .collect(Collectors.joining(", "));
     }
 
-    /** {@code {"system": 1, "stream": 2}}. */
+    /** {@code {"system": 2, "stream": 2}}. */
     static JsonObject json() {
         JsonObjectBuilder versions = Json.createObjectBuilder();
         for (DdlScope scope : DdlScope.values()) {

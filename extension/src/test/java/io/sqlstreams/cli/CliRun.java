@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 
+import io.sqlstreams.engine.schema.DdlScope;
 import io.sqlstreams.testing.TestDatabase;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -18,6 +19,9 @@ import picocli.CommandLine;
 
 /** One in-process run of the tool: its exit code and everything it printed. */
 record CliRun(int exitCode, String out, String err) {
+    /** This build's DDL versions as the tool names them, asked of {@link DdlScope}. */
+    static final String BUILD_VERSIONS = "system DDL version " + DdlScope.SYSTEM.buildVersion()
+            + ", stream DDL version " + DdlScope.STREAM.buildVersion();
 
     /** Runs {@code args} with {@code environment} as the process environment, without a terminal. */
     static CliRun run(Map<String, String> environment, String... args) {

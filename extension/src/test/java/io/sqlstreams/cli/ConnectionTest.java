@@ -108,8 +108,7 @@ class ConnectionTest {
         CliRun run = CliRun.run(Map.of(), "--version");
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.outLines()).containsExactly("sqlstreams (development build), system DDL version 1, stream DDL"
-                + " version 2");
+        assertThat(run.outLines()).containsExactly("sqlstreams (development build), " + CliRun.BUILD_VERSIONS);
     }
 
     /** A local port nothing listens on: bound once to find it free, then released. */

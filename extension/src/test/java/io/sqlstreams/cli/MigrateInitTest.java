@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.engine.schema.DdlScope;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.TestDatabase;
 import jakarta.json.Json;
@@ -31,15 +32,15 @@ class MigrateInitTest {
 
         assertThat(first.exitCode()).as(first.err()).isZero();
         assertThat(first.outLines()).containsExactly("created the installation in schema " + fresh
-                + "; this build: system DDL version 1, stream DDL version 2");
+                + "; this build: " + CliRun.BUILD_VERSIONS);
         assertThat(tables(database, fresh)).isGreaterThanOrEqualTo(10);
         assertThat(again.exitCode()).isZero();
         assertThat(again.outLines()).containsExactly("schema " + fresh
-                + " already holds the installation; this build: system DDL version 1, stream DDL version 2");
+                + " already holds the installation; this build: " + CliRun.BUILD_VERSIONS);
         JsonObject report = againAsJson.json().asJsonObject();
         assertThat(report.getString("schema")).isEqualTo(fresh);
-        assertThat(report.getJsonObject("build_versions")).isEqualTo(Json.createObjectBuilder().add("system", 1)
-                .add("stream", 2).build());
+        assertThat(report.getJsonObject("build_versions")).isEqualTo(Json.createObjectBuilder()
+                .add("system", DdlScope.SYSTEM.buildVersion()).add("stream", DdlScope.STREAM.buildVersion()).build());
         assertThat(report.getJsonNumber("system_id").longValue()).isPositive();
         assertThat(report.getBoolean("created")).isFalse();
         assertThat(CliRun.run(environment, "stream", "list", "--schema", fresh, "-o", "json").json())

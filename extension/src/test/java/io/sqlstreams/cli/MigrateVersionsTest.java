@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.client.EngineClient;
+import io.sqlstreams.engine.schema.DdlScope;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.Sql;
@@ -22,6 +23,8 @@ import jakarta.json.JsonObject;
 @PostgresTest
 class MigrateVersionsTest {
     private static final AtomicInteger SCHEMAS = new AtomicInteger();
+    private static final int SYSTEM = DdlScope.SYSTEM.buildVersion();
+    private static final int STREAM = DdlScope.STREAM.buildVersion();
 
     private Map<String, String> environment;
     private String schema;
@@ -50,10 +53,11 @@ class MigrateVersionsTest {
         CliRun run = CliRun.run(environment, "migrate", "versions");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.outLines().get(0)).isEqualTo("this build: system DDL version 1, stream DDL version 2");
+        assertThat(run.outLines().get(0)).isEqualTo("this build: " + CliRun.BUILD_VERSIONS);
         assertThat(TextTables.rows(run.outLines().subList(1, run.outLines().size()))).containsExactly(
-                Map.of("SCOPE", "system", "NAME", "-", "VERSION", "1", "MIN_COMPATIBLE", "0"),
-                Map.of("SCOPE", "stream", "NAME", "orders.placed", "VERSION", "2", "MIN_COMPATIBLE", "0"));
+                Map.of("SCOPE", "system", "NAME", "-", "VERSION", Integer.toString(SYSTEM), "MIN_COMPATIBLE", "0"),
+                Map.of("SCOPE", "stream", "NAME", "orders.placed", "VERSION", Integer.toString(STREAM),
+                        "MIN_COMPATIBLE", "0"));
     }
 
     @Test
@@ -61,13 +65,13 @@ class MigrateVersionsTest {
         JsonObject document = CliRun.run(environment, "migrate", "versions", "-o", "json").json().asJsonObject();
 
         assertThat(document.getString("schema")).isEqualTo(schema);
-        assertThat(document.getJsonObject("build_versions").getInt("system")).isEqualTo(1);
-        assertThat(document.getJsonObject("build_versions").getInt("stream")).isEqualTo(2);
-        assertThat(document.getJsonObject("system").getInt("version")).isEqualTo(1);
+        assertThat(document.getJsonObject("build_versions").getInt("system")).isEqualTo(SYSTEM);
+        assertThat(document.getJsonObject("build_versions").getInt("stream")).isEqualTo(STREAM);
+        assertThat(document.getJsonObject("system").getInt("version")).isEqualTo(SYSTEM);
         assertThat(document.getJsonObject("system").getInt("min_compatible_version")).isZero();
         JsonObject stream = document.getJsonArray("streams").getJsonObject(0);
         assertThat(stream.getString("stream")).isEqualTo("orders.placed");
-        assertThat(stream.getInt("version")).isEqualTo(2);
+        assertThat(stream.getInt("version")).isEqualTo(STREAM);
     }
 
     @Test
@@ -75,12 +79,13 @@ class MigrateVersionsTest {
         CliRun run = CliRun.run(environment, "migrate", "status");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.outLines().get(0)).isEqualTo("this build: system DDL version 1, stream DDL version 2; the"
-                + " installation is current");
+        assertThat(run.outLines().get(0)).isEqualTo("this build: " + CliRun.BUILD_VERSIONS
+                + "; the installation is current");
         assertThat(TextTables.rows(run.outLines().subList(1, run.outLines().size()))).containsExactly(
-                Map.of("SCOPE", "system", "NAME", "-", "VERSION", "1", "MIN_COMPATIBLE", "0", "STATUS", "current"),
-                Map.of("SCOPE", "stream", "NAME", "orders.placed", "VERSION", "2", "MIN_COMPATIBLE", "0",
-                        "STATUS", "current"));
+                Map.of("SCOPE", "system", "NAME", "-", "VERSION", Integer.toString(SYSTEM), "MIN_COMPATIBLE", "0",
+                        "STATUS", "current"),
+                Map.of("SCOPE", "stream", "NAME", "orders.placed", "VERSION", Integer.toString(STREAM),
+                        "MIN_COMPATIBLE", "0", "STATUS", "current"));
     }
 
     @Test
@@ -101,7 +106,7 @@ class MigrateVersionsTest {
 
     @Test
     void statusOfACompatibleNewerInstallationIsAheadAndUsable() throws SQLException {
-        recordSystemStep(2, 0);
+        recordSystemStep(SYSTEM + 1, 0);
 
         JsonObject document = CliRun.run(environment, "migrate", "status", "-o", "json").json().asJsonObject();
 
@@ -112,15 +117,15 @@ class MigrateVersionsTest {
 
     @Test
     void statusOfAnInstallationThatNeedsANewerLibraryFails() throws SQLException {
-        recordSystemStep(2, 2);
+        recordSystemStep(SYSTEM + 1, SYSTEM + 1);
 
         CliRun text = CliRun.run(environment, "migrate", "status");
         CliRun json = CliRun.run(environment, "migrate", "status", "-o", "json");
 
         assertThat(text.exitCode()).isEqualTo(ExitCodes.FAILED);
         assertThat(text.outLines().get(0))
-                .isEqualTo("this build: system DDL version 1, stream DDL version 2; the installation is too new:"
-                        + " this build cannot use it");
+                .isEqualTo("this build: " + CliRun.BUILD_VERSIONS + "; the installation is too new: this build"
+                        + " cannot use it");
         assertThat(json.exitCode()).isEqualTo(ExitCodes.FAILED);
         assertThat(json.json().asJsonObject().getString("status")).isEqualTo("too_new");
         assertThat(json.json().asJsonObject().getBoolean("usable")).isFalse();

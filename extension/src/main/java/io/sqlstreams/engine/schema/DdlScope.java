@@ -11,8 +11,9 @@ import io.sqlstreams.engine.schema.DirectedMigration.Direction;
  * creation writes directly; each step raises it by one, so a scope's build version is its last step's.
  */
 public enum DdlScope {
-    /** The shared tables: no step yet. */
-    SYSTEM(List.of()),
+    /** The shared tables. */
+    SYSTEM(List.of(
+            new MigrationStep(2, 0, "add_stream_fence_warn_after", "drop_stream_fence_warn_after", "stream_config"))),
     /** Each stream's table family. */
     STREAM(List.of(
             new MigrationStep(2, 0, "add_message_headers", "drop_message_headers", "message_log_{id}")));

@@ -23,9 +23,9 @@ import java.util.regex.Pattern;
  */
 public final class SqlCatalog {
     private static final List<String> RESOURCES = List.of(
-            "control_plane.sql", "migration.sql", "stream_migration.sql", "stream_family.sql", "stream.sql",
-            "produce.sql", "partition.sql", "key.sql", "consumer.sql", "claim.sql", "exception.sql", "instance.sql",
-            "key_lease.sql", "janitor.sql", "manager.sql", "system.sql", "wakeup.sql", "metrics.sql",
+            "control_plane.sql", "migration.sql", "system_migration.sql", "stream_migration.sql", "stream_family.sql",
+            "stream.sql", "produce.sql", "partition.sql", "key.sql", "consumer.sql", "claim.sql", "exception.sql",
+            "instance.sql", "key_lease.sql", "janitor.sql", "manager.sql", "system.sql", "wakeup.sql", "metrics.sql",
             "metric_series.sql", "alert.sql", "schedule.sql", "operator.sql", "stream_health.sql");
     private static final Pattern BLOCK_LINE = Pattern.compile("^-- (name|fragment): ([a-z_0-9]+)\\s*$");
     private static final Pattern INCLUDE = Pattern.compile("\\{fragment:([a-z_0-9]+)}");

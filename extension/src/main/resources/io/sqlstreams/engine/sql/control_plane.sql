@@ -1,4 +1,5 @@
--- The installation's shared tables (system scope, version 1). Every statement is idempotent.
+-- The installation's shared tables (system scope, this build's version: DdlScope.SYSTEM). Every statement is
+-- idempotent.
 
 -- name: create_schema
 CREATE SCHEMA IF NOT EXISTS {schema}
@@ -21,6 +22,7 @@ CREATE TABLE IF NOT EXISTS {schema}.stream_config (
     idempotency_key_ttl_ns       BIGINT NOT NULL DEFAULT 86400000000000,
     empty_compaction_head_ttl_ns BIGINT NOT NULL DEFAULT 3600000000000,
     delivery_log_mode            TEXT NOT NULL DEFAULT 'failures',
+    fence_warn_after_ns          BIGINT NOT NULL DEFAULT 10000000000,
     created_at                   TIMESTAMPTZ NOT NULL DEFAULT now(),
     updated_at                   TIMESTAMPTZ NOT NULL DEFAULT now()
 )
@@ -36,6 +38,7 @@ CREATE TABLE IF NOT EXISTS {schema}.stream_config_log (
     idempotency_key_ttl_ns       BIGINT NOT NULL,
     empty_compaction_head_ttl_ns BIGINT NOT NULL,
     delivery_log_mode            TEXT NOT NULL,
+    fence_warn_after_ns          BIGINT NOT NULL DEFAULT 10000000000,
     declared_by                  TEXT NOT NULL,
     declared_at                  TIMESTAMPTZ NOT NULL DEFAULT now()
 )

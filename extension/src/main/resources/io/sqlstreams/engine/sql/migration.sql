@@ -63,12 +63,16 @@ LIMIT 1
 
 -- name: table_lock_holder
 -- A session other than this one holding a lock on the table or one of its partitions: the one a migration step's
--- DDL waited for. The table is named by value, never spliced.
+-- DDL waited for. The table is named by value, never spliced. It is listed on its own because pg_partition_tree
+-- lists nothing for a table that is not partitioned (the shared tables).
 SELECT a.pid, a.application_name, a.client_addr::text AS client_addr, a.xact_start
 FROM pg_catalog.pg_locks l JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
 WHERE l.locktype = 'relation' AND l.granted AND l.pid <> pg_backend_pid()
   AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = current_database())
-  AND l.relation IN (SELECT relid FROM pg_catalog.pg_partition_tree(
-      to_regclass(quote_ident(:schema_name) || '.' || quote_ident(:table_name))))
+  AND l.relation IN (
+      SELECT to_regclass(quote_ident(:schema_name) || '.' || quote_ident(:table_name))
+      UNION
+      SELECT relid FROM pg_catalog.pg_partition_tree(
+          to_regclass(quote_ident(:schema_name) || '.' || quote_ident(:table_name))))
 ORDER BY a.xact_start
 LIMIT 1

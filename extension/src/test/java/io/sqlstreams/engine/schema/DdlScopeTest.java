@@ -6,11 +6,11 @@ import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.engine.schema.DirectedMigration.Direction;
 
-/** The steps this build knows: system scope at version 1 without steps, stream scope at version 2. */
+/** The steps this build knows: system scope at version 2 (the fence warning), stream scope at version 2. */
 class DdlScopeTest {
     @Test
     void eachScopesBuildVersionIsItsLastStepsOrTheBaseline() {
-        assertThat(DdlScope.SYSTEM.buildVersion()).isEqualTo(1);
+        assertThat(DdlScope.SYSTEM.buildVersion()).isEqualTo(2);
         assertThat(DdlScope.STREAM.buildVersion()).isEqualTo(2);
     }
 
@@ -34,6 +34,15 @@ class DdlScopeTest {
         assertThat(headers).isEqualTo(new MigrationStep(2, 0, "add_message_headers", "drop_message_headers",
                 "message_log_{id}"));
         assertThat(DdlScope.STREAM.minCompatibleVersionAt(2)).isZero();
+    }
+
+    @Test
+    void theFenceWarningStepIsAdditive() {
+        MigrationStep fenceWarning = DdlScope.SYSTEM.stepFrom(1, Direction.UP).orElseThrow();
+
+        assertThat(fenceWarning).isEqualTo(new MigrationStep(2, 0, "add_stream_fence_warn_after",
+                "drop_stream_fence_warn_after", "stream_config"));
         assertThat(DdlScope.SYSTEM.minCompatibleVersionAt(1)).isZero();
+        assertThat(DdlScope.SYSTEM.minCompatibleVersionAt(2)).isZero();
     }
 }

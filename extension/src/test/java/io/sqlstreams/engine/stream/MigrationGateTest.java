@@ -17,11 +17,12 @@ import io.sqlstreams.Stream;
 import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.client.EngineClient;
+import io.sqlstreams.engine.schema.DdlScope;
 import io.sqlstreams.testing.PostgresTest;
 
 /**
  * The DDL version gate (digest §8.3) as {@code SchemaMigrator} implements it for this build (system scope version
- * 1, stream scope version 2): a newest successful migration_log step whose min_compatible_version is above the
+ * 2, stream scope version 2): a newest successful migration_log step whose min_compatible_version is above the
  * scope's build version refuses the stream or the installation with SQL0023; a stream without any successful step
  * is older than the build (SQL0022); failed steps and additive steps do not gate. migration_log is tampered with
  * directly.
@@ -145,7 +146,8 @@ class MigrationGateTest extends StreamTestBase {
 
     @Test
     void aSystemStepNeedingANewerBuildRefusesNewClients() throws SQLException {
-        SchemaProbe probe = installedWithSystemStep("sys", "gate.system.before", 2, 2);
+        int newer = DdlScope.SYSTEM.buildVersion() + 1;
+        SchemaProbe probe = installedWithSystemStep("sys", "gate.system.before", newer, newer);
         String schema = probe.schema();
         long streams = probe.rowCount("stream_config");
 
@@ -164,7 +166,8 @@ class MigrationGateTest extends StreamTestBase {
 
     @Test
     void anAdditiveSystemStepDoesNotGate() throws SQLException {
-        SchemaProbe probe = installedWithSystemStep("sysadd", "gate.system.additive", 2, 1);
+        SchemaProbe probe = installedWithSystemStep("sysadd", "gate.system.additive",
+                DdlScope.SYSTEM.buildVersion() + 1, 1);
 
         EngineClient fresh = clientOn(probe.schema(), true);
         fresh.stream("gate.system.additive", Tick.class).register();

@@ -38,6 +38,7 @@ import io.sqlstreams.StreamHandle;
 import io.sqlstreams.VacuumConfig;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineFixtures;
+import io.sqlstreams.engine.schema.DdlScope;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
 
@@ -97,11 +98,12 @@ class StreamRegistrationTest extends StreamTestBase {
                 + " a.attrelid = c.oid AND a.attnum = d.adnum WHERE n.nspname = ? AND c.relname = ? AND a.attname = 'id'",
                 database.schema(), log)).contains(log + "_id_seq");
 
-        // one system row; one system migration row at system version 1 and one stream row at stream version 2
+        // one system row; one system migration row at the build's system version and one stream row at stream
+        // version 2
         assertThat(probe.rowCount("system_config")).isEqualTo(1);
         assertThat(probe.table("SELECT version, min_compatible_version, status FROM " + database.schema()
                 + ".migration_log WHERE system_id IS NOT NULL"))
-                .containsExactly(List.of("1", "0", "success"));
+                .containsExactly(List.of(Integer.toString(DdlScope.SYSTEM.buildVersion()), "0", "success"));
         assertThat(probe.table("SELECT version, min_compatible_version, status FROM " + database.schema()
                 + ".migration_log WHERE stream_id = ?", id))
                 .containsExactly(List.of("2", "0", "success"));
@@ -155,10 +157,10 @@ class StreamRegistrationTest extends StreamTestBase {
                 Map.entry("system_config", List.of("id", "created_at", "updated_at")),
                 Map.entry("stream_config", List.of("id", "system_id", "name", "partition_size", "retention_ttl_ns",
                         "allow_drop_past_committed", "idempotency_key_ttl_ns", "empty_compaction_head_ttl_ns",
-                        "delivery_log_mode", "created_at", "updated_at")),
+                        "delivery_log_mode", "fence_warn_after_ns", "created_at", "updated_at")),
                 Map.entry("stream_config_log", List.of("id", "stream_id", "name", "partition_size", "retention_ttl_ns",
                         "allow_drop_past_committed", "idempotency_key_ttl_ns", "empty_compaction_head_ttl_ns",
-                        "delivery_log_mode", "declared_by", "declared_at")),
+                        "delivery_log_mode", "fence_warn_after_ns", "declared_by", "declared_at")),
                 Map.entry("consumer_group_config", List.of("id", "stream_id", "name", "created_at", "updated_at")),
                 Map.entry("worker_config", List.of("id", "system_id", "stream_id", "consumer_group_id", "name",
                         "metadata", "target_instances", "created_at", "updated_at")),

@@ -21,6 +21,7 @@ import io.sqlstreams.SystemHandle;
 import io.sqlstreams.SystemState;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.client.EngineClient;
+import io.sqlstreams.engine.schema.DdlScope;
 import io.sqlstreams.engine.worker.WorkerInstance;
 import io.sqlstreams.engine.worker.WorkerRig;
 import io.sqlstreams.testing.PostgresTest;
@@ -82,7 +83,7 @@ class SystemHandleTest {
 
         assertThat(state.schema()).isEqualTo(schema);
         assertThat(state.systemId()).isPositive();
-        assertThat(state.version()).isEqualTo(1);
+        assertThat(state.version()).isEqualTo(DdlScope.SYSTEM.buildVersion());
         assertThat(state.minCompatibleVersion()).isZero();
         assertThat(state.config()).isEqualTo(new SystemConfig(Duration.ofSeconds(10)));
         assertThat(state.createdAt()).isNotNull();
@@ -117,21 +118,24 @@ class SystemHandleTest {
 
     @Test
     void migrateCreatesTheInstallationAtThisBuildsVersion() {
-        assertThat(client.system().migrate()).isEqualTo(1);
+        int build = DdlScope.SYSTEM.buildVersion();
 
-        assertThat(client.system().migrationVersion()).isEqualTo(1);
-        assertThat(client.system().migrate()).isEqualTo(1);
+        assertThat(client.system().migrate()).isEqualTo(build);
+
+        assertThat(client.system().migrationVersion()).isEqualTo(build);
+        assertThat(client.system().migrate()).isEqualTo(build);
     }
 
     @Test
     void migrateRefusesADatabaseThatNeedsANewerLibrary() throws SQLException {
         client.system().migrate();
+        int newer = DdlScope.SYSTEM.buildVersion() + 1;
         sql.update("INSERT INTO {s}.migration_log (system_id, version, min_compatible_version, status)"
-                + " SELECT id, 2, 2, 'success' FROM {s}.system_config");
+                + " SELECT id, ?, ?, 'success' FROM {s}.system_config", newer, newer);
 
         try (EngineClient later = clientOn(schema, true)) {
             assertRefused(Code.SQL0023, () -> later.system().migrate());
-            assertThat(later.system().migrationVersion()).isEqualTo(2);
+            assertThat(later.system().migrationVersion()).isEqualTo(newer);
         }
     }
 
@@ -142,7 +146,7 @@ class SystemHandleTest {
         try (EngineClient guarded = clientOn(schema, false)) {
             assertRefused(Code.SQL0008, () -> guarded.system().destroy(DestroyOptions.forced()));
         }
-        assertThat(client.system().get().version()).isEqualTo(1);
+        assertThat(client.system().get().version()).isEqualTo(DdlScope.SYSTEM.buildVersion());
     }
 
     @Test
@@ -207,7 +211,7 @@ class SystemHandleTest {
             assertThat(onClassSchema.system().get().liveInstances()).isEqualTo(1);
 
             assertRefused(Code.SQL0010, () -> onClassSchema.system().destroy(DestroyOptions.guarded()));
-            assertThat(onClassSchema.system().get().version()).isEqualTo(1);
+            assertThat(onClassSchema.system().get().version()).isEqualTo(DdlScope.SYSTEM.buildVersion());
 
             onClassSchema.system().destroy(DestroyOptions.forced());
 
