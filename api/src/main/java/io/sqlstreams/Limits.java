@@ -12,8 +12,8 @@ public final class Limits {
     /**
      * The longest timing: every timeout, margin, grace, poll rate, interval, threshold and backoff delay of
      * {@link ConsumeOptions}, {@link MessageOptions}, {@link RetryPolicy}, {@link ConsumerConfig},
-     * {@link ProducerConfig}, {@link BatcherConfig}, {@link JanitorConfig} and {@link VacuumConfig}, and a
-     * handler's {@link Outcome#delay}: 7 days.
+     * {@link ProducerConfig}, {@link BatcherConfig}, {@link JanitorConfig} and {@link VacuumConfig},
+     * {@link StreamConfig#fenceWarnAfter()}, and a handler's {@link Outcome#delay}: 7 days.
      */
     public static final Duration LONGEST_TIMING = Duration.ofDays(7);
 

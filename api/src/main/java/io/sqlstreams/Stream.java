@@ -14,10 +14,12 @@ import java.time.Instant;
  * @param idempotencyKeyTtl      how long idempotency claims are kept
  * @param emptyCompactionHeadTtl how long a head-less compaction row may stay idle
  * @param deliveryLogMode        which outcomes the delivery log records
+ * @param fenceWarnAfter         how long fresh claims wait on an open producer before SQL0160 names it
  * @param createdAt              when the stream was first registered
  * @param updatedAt              when its declaration last changed
  */
 public record Stream(long id, String name, long partitionSize, Duration retentionTtl,
                      boolean allowDropPastCommitted, Duration idempotencyKeyTtl, Duration emptyCompactionHeadTtl,
-                     DeliveryLogMode deliveryLogMode, Instant createdAt, Instant updatedAt) {
+                     DeliveryLogMode deliveryLogMode, Duration fenceWarnAfter, Instant createdAt,
+                     Instant updatedAt) {
 }

@@ -21,25 +21,32 @@ import java.time.Duration;
  *                               {@link DeliveryLogMode#FAILURES}.
  * @param janitor                the janitor worker's settings. Default {@link JanitorConfig#defaults()}.
  * @param vacuum                 the vacuum worker's settings. Default {@link VacuumConfig#defaults()}.
+ * @param fenceWarnAfter         how long a group's fresh claims may wait on an open transaction that produced
+ *                               into the stream before SQL0160 names it, from 1 s to
+ *                               {@link Limits#LONGEST_TIMING}. Default 10 s.
  */
 public record StreamConfig(Long partitionSize, Duration retentionTtl, boolean allowDropPastCommitted,
                            Duration idempotencyKeyTtl, Duration emptyCompactionHeadTtl,
-                           DeliveryLogMode deliveryLogMode, JanitorConfig janitor, VacuumConfig vacuum) {
+                           DeliveryLogMode deliveryLogMode, JanitorConfig janitor, VacuumConfig vacuum,
+                           Duration fenceWarnAfter) {
 
     public static final long DEFAULT_PARTITION_SIZE = 1_000_000L;
     public static final long MINIMUM_PARTITION_SIZE = 2L;
     public static final Duration DEFAULT_IDEMPOTENCY_KEY_TTL = Duration.ofHours(24);
     public static final Duration DEFAULT_EMPTY_COMPACTION_HEAD_TTL = Duration.ofHours(1);
+    public static final Duration DEFAULT_FENCE_WARN_AFTER = Duration.ofSeconds(10);
+    public static final Duration SHORTEST_FENCE_WARN_AFTER = Duration.ofSeconds(1);
 
     public StreamConfig {
         partitionSize = Unset.ifZero(partitionSize);
         retentionTtl = Unset.ifZero(retentionTtl);
         idempotencyKeyTtl = Unset.ifZero(idempotencyKeyTtl);
         emptyCompactionHeadTtl = Unset.ifZero(emptyCompactionHeadTtl);
+        fenceWarnAfter = Unset.ifZero(fenceWarnAfter);
     }
 
     public static StreamConfig defaults() {
-        return new StreamConfig(null, null, false, null, null, null, null, null);
+        return new StreamConfig(null, null, false, null, null, null, null, null, null);
     }
 
     public static Builder builder() {
@@ -50,7 +57,7 @@ public record StreamConfig(Long partitionSize, Duration retentionTtl, boolean al
         return new Builder().partitionSize(partitionSize).retentionTtl(retentionTtl)
                 .allowDropPastCommitted(allowDropPastCommitted).idempotencyKeyTtl(idempotencyKeyTtl)
                 .emptyCompactionHeadTtl(emptyCompactionHeadTtl).deliveryLogMode(deliveryLogMode)
-                .janitor(janitor).vacuum(vacuum);
+                .janitor(janitor).vacuum(vacuum).fenceWarnAfter(fenceWarnAfter);
     }
 
     public long resolvedPartitionSize() {
@@ -74,6 +81,10 @@ public record StreamConfig(Long partitionSize, Duration retentionTtl, boolean al
         return deliveryLogMode == null ? DeliveryLogMode.FAILURES : deliveryLogMode;
     }
 
+    public Duration resolvedFenceWarnAfter() {
+        return Unset.or(fenceWarnAfter, DEFAULT_FENCE_WARN_AFTER);
+    }
+
     public JanitorConfig resolvedJanitor() {
         return janitor == null ? JanitorConfig.defaults() : janitor;
     }
@@ -84,7 +95,8 @@ public record StreamConfig(Long partitionSize, Duration retentionTtl, boolean al
 
     /**
      * Checks the declaration: partition size from 2 to {@link Limits#LARGEST_PARTITION_SIZE}, durations
-     * within {@link Limits}, and the worker settings.
+     * within {@link Limits}, the fence warning at least {@link #SHORTEST_FENCE_WARN_AFTER}, and the worker
+     * settings.
      *
      * @throws InvalidConfigurationException (SQL0108) listing every broken rule
      */
@@ -97,6 +109,9 @@ public record StreamConfig(Long partitionSize, Duration retentionTtl, boolean al
         violations.age("retentionTtl", retentionTtl);
         violations.age("idempotencyKeyTtl", idempotencyKeyTtl);
         violations.age("emptyCompactionHeadTtl", emptyCompactionHeadTtl);
+        violations.require(fenceWarnAfter == null || fenceWarnAfter.compareTo(SHORTEST_FENCE_WARN_AFTER) >= 0,
+                "fenceWarnAfter", fenceWarnAfter, "must be at least " + SHORTEST_FENCE_WARN_AFTER);
+        violations.atMost("fenceWarnAfter", fenceWarnAfter, Limits.LONGEST_TIMING);
         resolvedJanitor().collectViolations(violations, "janitor");
         resolvedVacuum().collectViolations(violations, "vacuum");
         violations.throwIfAny();
@@ -112,6 +127,7 @@ public record StreamConfig(Long partitionSize, Duration retentionTtl, boolean al
         private DeliveryLogMode deliveryLogMode;
         private JanitorConfig janitor;
         private VacuumConfig vacuum;
+        private Duration fenceWarnAfter;
 
         private Builder() {
         }
@@ -156,9 +172,14 @@ public record StreamConfig(Long partitionSize, Duration retentionTtl, boolean al
             return this;
         }
 
+        public Builder fenceWarnAfter(Duration fenceWarnAfter) {
+            this.fenceWarnAfter = fenceWarnAfter;
+            return this;
+        }
+
         public StreamConfig build() {
             return new StreamConfig(partitionSize, retentionTtl, allowDropPastCommitted, idempotencyKeyTtl,
-                    emptyCompactionHeadTtl, deliveryLogMode, janitor, vacuum);
+                    emptyCompactionHeadTtl, deliveryLogMode, janitor, vacuum, fenceWarnAfter);
         }
     }
 }

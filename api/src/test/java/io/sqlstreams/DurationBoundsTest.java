@@ -138,6 +138,8 @@ class DurationBoundsTest {
                         value -> StreamConfig.builder().idempotencyKeyTtl(value)),
                 stream(StreamConfig.class, "emptyCompactionHeadTtl", "emptyCompactionHeadTtl", AGE,
                         value -> StreamConfig.builder().emptyCompactionHeadTtl(value)),
+                stream(StreamConfig.class, "fenceWarnAfter", "fenceWarnAfter", TIMING,
+                        value -> StreamConfig.builder().fenceWarnAfter(value)),
                 stream(JanitorConfig.class, "pollRate", "janitor.pollRate", TIMING,
                         value -> StreamConfig.builder().janitor(new JanitorConfig(value, null, null, null))),
                 stream(JanitorConfig.class, "cleanupTimeout", "janitor.cleanupTimeout", TIMING,

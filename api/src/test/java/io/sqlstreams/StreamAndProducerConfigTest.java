@@ -33,6 +33,7 @@ class StreamAndProducerConfigTest {
             assertThat(config.resolvedIdempotencyKeyTtl()).isEqualTo(Duration.ofHours(24));
             assertThat(config.resolvedEmptyCompactionHeadTtl()).isEqualTo(Duration.ofHours(1));
             assertThat(config.resolvedDeliveryLogMode()).isEqualTo(DeliveryLogMode.FAILURES);
+            assertThat(config.resolvedFenceWarnAfter()).isEqualTo(Duration.ofSeconds(10));
         }
 
         @Test
@@ -66,7 +67,7 @@ class StreamAndProducerConfigTest {
             StreamConfig config = new StreamConfig(50L, Duration.ofDays(7), true, Duration.ofHours(2),
                     Duration.ofMinutes(3), DeliveryLogMode.ALL, new JanitorConfig(Duration.ofSeconds(1), 10,
                     Duration.ofSeconds(2), Duration.ofSeconds(3)), new VacuumConfig(Duration.ofSeconds(4),
-                    Duration.ofSeconds(6)));
+                    Duration.ofSeconds(6)), Duration.ofSeconds(3));
 
             assertThat(config.resolvedPartitionSize()).isEqualTo(50L);
             assertThat(config.resolvedRetentionTtl()).isEqualTo(Duration.ofDays(7));
@@ -76,6 +77,7 @@ class StreamAndProducerConfigTest {
             assertThat(config.resolvedJanitor().resolvedSweepBatchSize()).isEqualTo(10);
             assertThat(config.resolvedJanitor().resolvedPartialSweepGracePeriod()).isEqualTo(Duration.ofSeconds(3));
             assertThat(config.resolvedVacuum().resolvedVacuumTimeout()).isEqualTo(Duration.ofSeconds(6));
+            assertThat(config.resolvedFenceWarnAfter()).isEqualTo(Duration.ofSeconds(3));
             assertThatCode(config::validate).doesNotThrowAnyException();
             assertThat(config.toBuilder().build()).isEqualTo(config);
         }
@@ -112,12 +114,14 @@ class StreamAndProducerConfigTest {
                     .retentionTtl(negative)
                     .idempotencyKeyTtl(negative)
                     .emptyCompactionHeadTtl(negative)
+                    .fenceWarnAfter(negative)
                     .janitor(new JanitorConfig(negative, -1, negative, negative))
                     .vacuum(new VacuumConfig(negative, negative))
                     .build();
 
             assertViolations(config::validate, "partitionSize", "retentionTtl", "idempotencyKeyTtl",
-                    "emptyCompactionHeadTtl", "janitor.pollRate", "janitor.sweepBatchSize", "janitor.cleanupTimeout",
+                    "emptyCompactionHeadTtl", "fenceWarnAfter", "janitor.pollRate", "janitor.sweepBatchSize",
+                    "janitor.cleanupTimeout",
                     "janitor.partialSweepGracePeriod", "vacuum.pollRate", "vacuum.vacuumTimeout");
         }
 
@@ -134,6 +138,28 @@ class StreamAndProducerConfigTest {
         @Test
         void defaultsAreValid() {
             assertThatCode(() -> StreamConfig.defaults().validate()).doesNotThrowAnyException();
+        }
+
+        @Test
+        void zeroFenceWarningIsTheDefault() {
+            StreamConfig config = StreamConfig.builder().fenceWarnAfter(Duration.ZERO).build();
+
+            assertThat(config.fenceWarnAfter()).isNull();
+            assertThat(config.resolvedFenceWarnAfter()).isEqualTo(StreamConfig.DEFAULT_FENCE_WARN_AFTER);
+        }
+
+        @ParameterizedTest
+        @ValueSource(longs = {1_000, 60_000, 604_800_000})
+        void aFenceWarningFromOneSecondToTheLongestTimingIsAccepted(long millis) {
+            assertThatCode(StreamConfig.builder().fenceWarnAfter(Duration.ofMillis(millis)).build()::validate)
+                    .doesNotThrowAnyException();
+        }
+
+        @ParameterizedTest
+        @ValueSource(longs = {-1_000, 1, 999, 604_800_001})
+        void aFenceWarningBelowOneSecondOrBeyondTheLongestTimingIsRejected(long millis) {
+            assertViolations(StreamConfig.builder().fenceWarnAfter(Duration.ofMillis(millis)).build()::validate,
+                    "fenceWarnAfter");
         }
     }
 

@@ -37,6 +37,7 @@ record RowFormat<R>(Function<R, String> name, Function<R, JsonObject> json, List
             .add("idempotency_key_ttl", duration(stream.idempotencyKeyTtl()))
             .add("empty_compaction_head_ttl", duration(stream.emptyCompactionHeadTtl()))
             .add("delivery_log_mode", stream.deliveryLogMode().wireName())
+            .add("fence_warn_after", duration(stream.fenceWarnAfter()))
             .add("created_at", time(stream.createdAt()))
             .add("updated_at", time(stream.updatedAt()))
             .build(),

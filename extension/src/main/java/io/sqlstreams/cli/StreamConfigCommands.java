@@ -28,7 +28,7 @@ final class StreamConfigCommands {
 
         @Parameters(index = "1", arity = "0..1", paramLabel = "[key]",
                 description = "retention_ttl, allow_drop_past_committed, idempotency_key_ttl,"
-                        + " empty_compaction_head_ttl or delivery_log_mode")
+                        + " empty_compaction_head_ttl, delivery_log_mode or fence_warn_after")
         private String key;
 
         @Override

@@ -27,7 +27,9 @@ enum StreamSetting {
     EMPTY_COMPACTION_HEAD_TTL("empty_compaction_head_ttl", stream -> duration(stream.emptyCompactionHeadTtl()),
             duration(StreamConfig.defaults().resolvedEmptyCompactionHeadTtl())),
     DELIVERY_LOG_MODE("delivery_log_mode", stream -> Json.createValue(stream.deliveryLogMode().wireName()),
-            Json.createValue(StreamConfig.defaults().resolvedDeliveryLogMode().wireName()));
+            Json.createValue(StreamConfig.defaults().resolvedDeliveryLogMode().wireName())),
+    FENCE_WARN_AFTER("fence_warn_after", stream -> duration(stream.fenceWarnAfter()),
+            duration(StreamConfig.defaults().resolvedFenceWarnAfter()));
 
     private static final String FOREVER = "forever";
 

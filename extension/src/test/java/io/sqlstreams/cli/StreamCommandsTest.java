@@ -36,7 +36,8 @@ class StreamCommandsTest {
     static void registerStreams(TestDatabase database) throws SQLException {
         EngineClient client = EngineFixtures.client(database, new RecordingLogger());
         orders = client.stream("orders.created", Object.class).register(StreamConfig.builder().partitionSize(5000L)
-                .retentionTtl(Duration.ofDays(7)).deliveryLogMode(DeliveryLogMode.ALL).build());
+                .retentionTtl(Duration.ofDays(7)).deliveryLogMode(DeliveryLogMode.ALL)
+                .fenceWarnAfter(Duration.ofSeconds(45)).build());
         billing = client.stream("billing.events", Object.class).register();
         environment = CliRun.environmentFor(database);
     }
@@ -103,6 +104,7 @@ class StreamCommandsTest {
                 Map.entry("idempotency_key_ttl", "24h0m0s"),
                 Map.entry("empty_compaction_head_ttl", "1h0m0s"),
                 Map.entry("delivery_log_mode", "all"),
+                Map.entry("fence_warn_after", "45s"),
                 Map.entry("created_at", orders.createdAt().toString()),
                 Map.entry("updated_at", orders.updatedAt().toString()));
     }
@@ -180,6 +182,7 @@ class StreamCommandsTest {
         assertThat(row.getString("idempotency_key_ttl")).isEqualTo("24h0m0s");
         assertThat(row.getString("empty_compaction_head_ttl")).isEqualTo("1h0m0s");
         assertThat(row.getString("delivery_log_mode")).isEqualTo("all");
+        assertThat(row.getString("fence_warn_after")).isEqualTo("45s");
         assertThat(Instant.parse(row.getString("created_at"))).isEqualTo(orders.createdAt());
         assertThat(Instant.parse(row.getString("updated_at"))).isEqualTo(orders.updatedAt());
     }

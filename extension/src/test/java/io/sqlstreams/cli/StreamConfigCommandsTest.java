@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -30,7 +31,8 @@ class StreamConfigCommandsTest {
         EngineClient client = EngineFixtures.client(database, new RecordingLogger());
         client.stream("orders.tuned", Object.class).register(StreamConfig.builder().retentionTtl(Duration.ofDays(7))
                 .allowDropPastCommitted(true).idempotencyKeyTtl(Duration.ofHours(2))
-                .emptyCompactionHeadTtl(Duration.ofMinutes(30)).deliveryLogMode(DeliveryLogMode.ALL).build());
+                .emptyCompactionHeadTtl(Duration.ofMinutes(30)).deliveryLogMode(DeliveryLogMode.ALL)
+                .fenceWarnAfter(Duration.ofSeconds(30)).build());
         client.stream("orders.plain", Object.class).register();
         environment = CliRun.environmentFor(database);
     }
@@ -46,7 +48,8 @@ class StreamConfigCommandsTest {
                 Map.of("KEY", "allow_drop_past_committed", "VALUE", "true", "DEFAULT", "false"),
                 Map.of("KEY", "idempotency_key_ttl", "VALUE", "2h0m0s", "DEFAULT", "24h0m0s"),
                 Map.of("KEY", "empty_compaction_head_ttl", "VALUE", "30m0s", "DEFAULT", "1h0m0s"),
-                Map.of("KEY", "delivery_log_mode", "VALUE", "all", "DEFAULT", "failures"));
+                Map.of("KEY", "delivery_log_mode", "VALUE", "all", "DEFAULT", "failures"),
+                Map.of("KEY", "fence_warn_after", "VALUE", "30s", "DEFAULT", "10s"));
     }
 
     @Test
@@ -55,7 +58,7 @@ class StreamConfigCommandsTest {
 
         assertThat(run.exitCode()).isZero();
         JsonArray settings = run.json().asJsonArray();
-        assertThat(settings).hasSize(5);
+        assertThat(settings).hasSize(6);
         assertThat(settings.getJsonObject(0)).isEqualTo(Json.createObjectBuilder().add("key", "retention_ttl")
                 .add("value", "forever").add("default", "forever").build());
         assertThat(settings.getJsonObject(1)).isEqualTo(Json.createObjectBuilder()
@@ -78,13 +81,27 @@ class StreamConfigCommandsTest {
     }
 
     @Test
+    void theFenceWarningIsADurationBesideItsDefault() {
+        CliRun tuned = CliRun.run(environment, "stream", "config", "get", "orders.tuned", "fence_warn_after", "-o",
+                "json");
+        CliRun plain = CliRun.run(environment, "stream", "config", "get", "orders.plain", "fence_warn_after");
+
+        assertThat(List.of(tuned, plain)).extracting(CliRun::exitCode).containsOnly(ExitCodes.OK);
+        assertThat(tuned.json()).isEqualTo(Json.createObjectBuilder().add("key", "fence_warn_after")
+                .add("value", "30s").add("default", "10s").build());
+        assertThat(TextTables.rows(plain.outLines())).containsExactly(
+                Map.of("KEY", "fence_warn_after", "VALUE", "10s", "DEFAULT", "10s"));
+    }
+
+    @Test
     void anUnknownKeyIsAUsageErrorThatListsTheKeys() {
         CliRun run = CliRun.run(environment, "stream", "config", "get", "orders.tuned", "partition_size");
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.out()).isEmpty();
         assertThat(run.errLines()).singleElement().asString().startsWith("usage: unknown stream setting")
-                .contains("retention_ttl, allow_drop_past_committed, idempotency_key_ttl");
+                .contains("retention_ttl, allow_drop_past_committed, idempotency_key_ttl")
+                .contains("delivery_log_mode, fence_warn_after");
     }
 
     @Test

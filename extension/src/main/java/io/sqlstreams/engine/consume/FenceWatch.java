@@ -13,12 +13,12 @@ import io.sqlstreams.engine.query.ClaimQueries.FenceHolder;
 import io.sqlstreams.engine.query.GroupIds;
 
 /**
- * Notices a group's fresh claims held back by the fence for longer than {@link #WARN_AFTER} and names the open
- * producers that hold it (SQL0160), once a minute while the wait lasts. A wait starts at the first poll whose claim
- * found messages it could not prove and ends at the first poll that claims or finds the group caught up.
+ * Notices a group's fresh claims held back by the fence for longer than its stream's {@code fenceWarnAfter} and
+ * names the open producers that hold it (SQL0160), once a minute while the wait lasts. A wait starts at the first
+ * poll whose claim found messages it could not prove and ends at the first poll that claims or finds the group
+ * caught up.
  */
 final class FenceWatch {
-    static final Duration WARN_AFTER = Duration.ofSeconds(10);
     static final Duration REPEAT_EVERY = Duration.ofMinutes(1);
     private static final int HOLDERS_NAMED = 3;
 
@@ -44,7 +44,8 @@ final class FenceWatch {
             return;
         }
         Duration waited = Duration.between(waitingSince, now);
-        if (waited.compareTo(WARN_AFTER) < 0 || (warnedAt != null && warnedAt.plus(REPEAT_EVERY).isAfter(now))) {
+        if (waited.compareTo(group.fenceWarnAfter()) < 0
+                || (warnedAt != null && warnedAt.plus(REPEAT_EVERY).isAfter(now))) {
             return;
         }
         warnedAt = now;

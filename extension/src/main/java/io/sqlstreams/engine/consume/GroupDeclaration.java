@@ -59,7 +59,8 @@ final class GroupDeclaration {
                     new WorkerDeclaration.Row(GroupRows.CURSOR_ADVANCER, Json.createObjectBuilder().build(), 1)));
             engine.bindings().declare(connection, stream.id(), groupId, subject,
                     BindingPatterns.normalize(config.bindings() == null ? List.of() : config.bindings()), List.of());
-            return new RegisteredGroup(stream.id(), stream.name(), groupId, groupName, stream.deliveryLogMode());
+            return new RegisteredGroup(stream.id(), stream.name(), groupId, groupName, stream.deliveryLogMode(),
+                    stream.fenceWarnAfter());
         });
     }
 

@@ -38,7 +38,7 @@ public final class StreamQueries {
     /** A stream's declaration as its row stores it (the durations in nanoseconds). */
     public record StreamSettings(long partitionSize, Duration retentionTtl, boolean allowDropPastCommitted,
                                  Duration idempotencyKeyTtl, Duration emptyCompactionHeadTtl,
-                                 DeliveryLogMode deliveryLogMode) {
+                                 DeliveryLogMode deliveryLogMode, Duration fenceWarnAfter) {
     }
 
     /** The new stream's id, or empty when a stream of that name exists. */
@@ -193,7 +193,8 @@ public final class StreamQueries {
                 .bind("allow_drop_past_committed", settings.allowDropPastCommitted())
                 .bind("idempotency_key_ttl_ns", settings.idempotencyKeyTtl().toNanos())
                 .bind("empty_compaction_head_ttl_ns", settings.emptyCompactionHeadTtl().toNanos())
-                .bind("delivery_log_mode", settings.deliveryLogMode().wireName());
+                .bind("delivery_log_mode", settings.deliveryLogMode().wireName())
+                .bind("fence_warn_after_ns", settings.fenceWarnAfter().toNanos());
     }
 
     private static void ddl(Connection connection, Statement statement) throws SQLException {
@@ -208,6 +209,7 @@ public final class StreamQueries {
                 Duration.ofNanos(row.getLong("idempotency_key_ttl_ns")),
                 Duration.ofNanos(row.getLong("empty_compaction_head_ttl_ns")),
                 DeliveryLogMode.fromWireName(row.getString("delivery_log_mode")),
+                Duration.ofNanos(row.getLong("fence_warn_after_ns")),
                 row.getTimestamp("created_at").toInstant(), row.getTimestamp("updated_at").toInstant());
     }
 }

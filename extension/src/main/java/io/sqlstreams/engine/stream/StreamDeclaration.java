@@ -96,6 +96,7 @@ public final class StreamDeclaration {
             changes.add("delivery_log_mode " + old.deliveryLogMode().wireName() + " -> "
                     + wanted.deliveryLogMode().wireName());
         }
+        durationChange(changes, "fence_warn_after", old.fenceWarnAfter(), wanted.fenceWarnAfter());
         return changes;
     }
 
@@ -109,11 +110,13 @@ public final class StreamDeclaration {
     private static StreamSettings settings(StreamConfig config) {
         return new StreamSettings(config.resolvedPartitionSize(), config.resolvedRetentionTtl(),
                 config.allowDropPastCommitted(), config.resolvedIdempotencyKeyTtl(),
-                config.resolvedEmptyCompactionHeadTtl(), config.resolvedDeliveryLogMode());
+                config.resolvedEmptyCompactionHeadTtl(), config.resolvedDeliveryLogMode(),
+                config.resolvedFenceWarnAfter());
     }
 
     private static StreamSettings settings(Stream stream) {
         return new StreamSettings(stream.partitionSize(), stream.retentionTtl(), stream.allowDropPastCommitted(),
-                stream.idempotencyKeyTtl(), stream.emptyCompactionHeadTtl(), stream.deliveryLogMode());
+                stream.idempotencyKeyTtl(), stream.emptyCompactionHeadTtl(), stream.deliveryLogMode(),
+                stream.fenceWarnAfter());
     }
 }

@@ -2,14 +2,15 @@
 
 -- fragment: stream_row
 SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
-       empty_compaction_head_ttl_ns, delivery_log_mode, created_at, updated_at
+       empty_compaction_head_ttl_ns, delivery_log_mode, fence_warn_after_ns, created_at, updated_at
 FROM {schema}.stream_config
 
 -- name: insert_stream
 INSERT INTO {schema}.stream_config (system_id, name, partition_size, retention_ttl_ns, allow_drop_past_committed,
-                                    idempotency_key_ttl_ns, empty_compaction_head_ttl_ns, delivery_log_mode)
+                                    idempotency_key_ttl_ns, empty_compaction_head_ttl_ns, delivery_log_mode,
+                                    fence_warn_after_ns)
 VALUES (:system_id, :name, :partition_size, :retention_ttl_ns, :allow_drop_past_committed, :idempotency_key_ttl_ns,
-        :empty_compaction_head_ttl_ns, :delivery_log_mode)
+        :empty_compaction_head_ttl_ns, :delivery_log_mode, :fence_warn_after_ns)
 ON CONFLICT (name) DO NOTHING
 RETURNING id AS stream_id
 
@@ -29,15 +30,15 @@ RETURNING id AS stream_id
 UPDATE {schema}.stream_config
 SET retention_ttl_ns = :retention_ttl_ns, allow_drop_past_committed = :allow_drop_past_committed,
     idempotency_key_ttl_ns = :idempotency_key_ttl_ns, empty_compaction_head_ttl_ns = :empty_compaction_head_ttl_ns,
-    delivery_log_mode = :delivery_log_mode, updated_at = now()
+    delivery_log_mode = :delivery_log_mode, fence_warn_after_ns = :fence_warn_after_ns, updated_at = now()
 WHERE id = :stream_id
 
 -- name: log_stream_config
 INSERT INTO {schema}.stream_config_log (stream_id, name, partition_size, retention_ttl_ns, allow_drop_past_committed,
                                         idempotency_key_ttl_ns, empty_compaction_head_ttl_ns, delivery_log_mode,
-                                        declared_by)
+                                        fence_warn_after_ns, declared_by)
 SELECT id, name, partition_size, retention_ttl_ns, allow_drop_past_committed, idempotency_key_ttl_ns,
-       empty_compaction_head_ttl_ns, delivery_log_mode, :declared_by
+       empty_compaction_head_ttl_ns, delivery_log_mode, fence_warn_after_ns, :declared_by
 FROM {schema}.stream_config WHERE id = :stream_id
 
 -- name: rename_stream

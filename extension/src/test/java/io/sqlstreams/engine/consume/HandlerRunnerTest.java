@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.Concurrency;
 import io.sqlstreams.DeliveryLogMode;
+import io.sqlstreams.StreamConfig;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.MessageOptions;
@@ -48,7 +49,8 @@ class HandlerRunnerTest {
     private static final Duration GRACE = Duration.ofSeconds(5);
     private static final Duration JUST_BEFORE = Duration.ofMillis(1);
     private static final Duration PATIENCE = Duration.ofSeconds(10);
-    private static final RegisteredGroup GROUP = new RegisteredGroup(1, "orders", 2, "billing", DeliveryLogMode.FAILURES);
+    private static final RegisteredGroup GROUP = new RegisteredGroup(1, "orders", 2, "billing",
+            DeliveryLogMode.FAILURES, StreamConfig.DEFAULT_FENCE_WARN_AFTER);
     private static final MessageOptions OPTIONS = new MessageOptions(Concurrency.EXCLUSIVE, TIMEOUT, null, null);
     private static final Delivery DELIVERY = new Delivery(7, "order.paid", "customer-4", null, "{\"n\":42}",
             "{\"tenant\":\"acme\"}", Instant.parse("2026-01-01T00:00:00Z"), OPTIONS, 3, 0, Delivery.RunRecords.UNRECORDED);

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.DeliveryLogMode;
+import io.sqlstreams.StreamConfig;
 import io.sqlstreams.Measurement;
 import io.sqlstreams.Stream;
 import io.sqlstreams.SystemConfig;
@@ -45,8 +46,8 @@ class SessionCounterFlusherTest {
         Engine engine = EngineFixtures.engine(database, logger);
         engine.sessionCounters().connect(new SessionCounterWriter(engine));
         group = "billing-" + System.nanoTime();
-        flusher = new SessionCounterFlusher(engine, new RegisteredGroup(1, "orders", 2, group, DeliveryLogMode.OFF),
-                1, "s-1", counters);
+        flusher = new SessionCounterFlusher(engine, new RegisteredGroup(1, "orders", 2, group, DeliveryLogMode.OFF,
+                StreamConfig.DEFAULT_FENCE_WARN_AFTER), 1, "s-1", counters);
     }
 
     @AfterEach

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
+import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.client.EngineClient;
@@ -37,6 +38,8 @@ import io.sqlstreams.testing.TestPostgres;
 class StreamFenceTest extends DeliveryTestBase {
     private static final int MESSAGES = 20;
     private static final Duration DELIVERED_WITHIN = Duration.ofSeconds(30);
+    /** How long a wait on the default threshold (10 s) has lasted when it is named. */
+    private static final String DEFAULT_WARNING_WAIT = "(1[0-9]|2[0-9])";
 
     @Test
     void anUnrelatedTransactionIdleAfterAWriteInThisDatabaseHoldsNoStream() throws Exception {
@@ -107,8 +110,8 @@ class StreamFenceTest extends DeliveryTestBase {
             long visible = producer.produce(new Numbered(2)).id();
 
             assertHeldBelow(tables, held, visible);
-            assertThat(awaitFenceWarning()).contains("\"fence.savepoint\"", "pid " + backendPid(holder),
-                    "idle in transaction");
+            assertThat(awaitFenceWarning(DEFAULT_WARNING_WAIT)).contains("\"fence.savepoint\"",
+                    "pid " + backendPid(holder), "idle in transaction");
             holder.commit();
 
             await().atMost(DELIVERED_WITHIN).until(() -> tables.cursor().committed() >= visible);
@@ -133,13 +136,33 @@ class StreamFenceTest extends DeliveryTestBase {
             try {
                 visible = producer.produce(new Numbered(2)).id();
                 assertHeldBelow(tables, held, visible);
-                assertThat(awaitFenceWarning()).contains("\"fence.prepared-producer\"", "no backend",
-                        "prepared as '" + gid + "'");
+                assertThat(awaitFenceWarning(DEFAULT_WARNING_WAIT)).contains("\"fence.prepared-producer\"",
+                        "no backend", "prepared as '" + gid + "'");
             } catch (AssertionError | RuntimeException e) {
                 database.execute("ROLLBACK PREPARED '" + gid + "'");
                 throw e;
             }
             database.execute("COMMIT PREPARED '" + gid + "'");
+
+            await().atMost(DELIVERED_WITHIN).until(() -> tables.cursor().committed() >= visible);
+            ledger.assertEachSucceededOnce(List.of(held, visible));
+        }
+    }
+
+    @Test
+    void aStreamDeclaredWithAShorterFenceWarningNamesItsHolderAfterThatLong() throws Exception {
+        StreamHandle<Numbered> stream = client.stream("fence.quick-warning", Numbered.class);
+        stream.register(StreamConfig.builder().fenceWarnAfter(Duration.ofSeconds(1)).build());
+        startSession("fence.quick-warning", "fence.quick-warning.g");
+        DeliveryTables tables = DeliveryTables.of(database, stream, "fence.quick-warning.g");
+        try (Producer<Numbered> producer = stream.producer().register(); Connection holder = openTransaction()) {
+            long held = producer.produce(holder, new Numbered(1), ProduceOptions.none()).id();
+            long visible = producer.produce(new Numbered(2)).id();
+
+            assertHeldBelow(tables, held, visible);
+            assertThat(awaitFenceWarning("[1-9]")).as("before the default 10 s")
+                    .contains("\"fence.quick-warning\"", "pid " + backendPid(holder), "idle in transaction");
+            holder.commit();
 
             await().atMost(DELIVERED_WITHIN).until(() -> tables.cursor().committed() >= visible);
             ledger.assertEachSucceededOnce(List.of(held, visible));
@@ -183,15 +206,16 @@ class StreamFenceTest extends DeliveryTestBase {
     }
 
     /**
-     * The one SQL0160 line naming the open producer once the wait passed its threshold: repeats come a minute
-     * apart, so the claim polls every few milliseconds meanwhile write no second one.
+     * The one SQL0160 line naming the open producer once the wait passed its threshold, having waited
+     * {@code waitedSeconds} (a pattern): repeats come a minute apart, so the claim polls every few milliseconds
+     * meanwhile write no second one.
      */
-    private String awaitFenceWarning() {
+    private String awaitFenceWarning(String waitedSeconds) {
         List<String> lines = await().atMost(DELIVERED_WITHIN).pollInterval(100, TimeUnit.MILLISECONDS)
                 .until(() -> logger.withCode("SQL0160"), found -> !found.isEmpty());
         assertThat(lines).hasSize(1);
-        assertThat(lines.get(0)).containsPattern("have waited (1[0-9]|2[0-9]) s on an open transaction that produced"
-                + " into the stream: .*xid [0-9]+, open [0-9]+ s");
+        assertThat(lines.get(0)).containsPattern("have waited " + waitedSeconds + " s on an open transaction that"
+                + " produced into the stream: .*xid [0-9]+, open [0-9]+ s");
         return lines.get(0);
     }
 

@@ -128,7 +128,7 @@ class DirectedMigrationTest extends EngineTestBase {
     void systemDownToOneDropsTheFenceWarningAndTheGateRefusesTheInstallationUntilItIsMigratedUpAgain()
             throws SQLException {
         client.stream("migrate.settings", Note.class).register(StreamConfig.builder()
-                .retentionTtl(Duration.ofDays(3)).build());
+                .retentionTtl(Duration.ofDays(3)).fenceWarnAfter(Duration.ofSeconds(3)).build());
         try {
             assertThat(migration.system(Direction.DOWN, 1)).isEqualTo(1);
 
@@ -149,6 +149,9 @@ class DirectedMigrationTest extends EngineTestBase {
             Stream migrated = EngineFixtures.client(database, logger).stream("migrate.settings", Note.class)
                     .register(StreamConfig.builder().retentionTtl(Duration.ofDays(3)).build());
             assertThat(migrated.retentionTtl()).as("the other settings stayed").isEqualTo(Duration.ofDays(3));
+            assertThat(migrated.fenceWarnAfter()).as("down dropped the stored 3 s; up reads the default")
+                    .isEqualTo(StreamConfig.DEFAULT_FENCE_WARN_AFTER);
+            assertThat(logger.withCode("SQL0061")).as("the column's default is the declaration's").isEmpty();
             assertThat(sql.strings("SELECT DISTINCT fence_warn_after_ns::text FROM (SELECT fence_warn_after_ns"
                     + " FROM {s}.stream_config UNION ALL SELECT fence_warn_after_ns FROM {s}.stream_config_log) t"))
                     .as("every row of both tables reads the column's default").containsExactly("10000000000");

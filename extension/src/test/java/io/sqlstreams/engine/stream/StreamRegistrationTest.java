@@ -117,21 +117,25 @@ class StreamRegistrationTest extends StreamTestBase {
         assertThat(stream.idempotencyKeyTtl()).isEqualTo(Duration.ofHours(24));
         assertThat(stream.emptyCompactionHeadTtl()).isEqualTo(Duration.ofHours(1));
         assertThat(stream.deliveryLogMode()).isEqualTo(DeliveryLogMode.FAILURES);
+        assertThat(stream.fenceWarnAfter()).isEqualTo(Duration.ofSeconds(10));
         assertThat(stream.createdAt()).isNotNull();
         assertThat(stream.updatedAt()).isNotNull();
         assertThat(probe.table("SELECT partition_size, retention_ttl_ns, allow_drop_past_committed,"
-                + " idempotency_key_ttl_ns, empty_compaction_head_ttl_ns, delivery_log_mode, system_id = (SELECT id FROM "
-                + database.schema() + ".system_config) FROM " + database.schema() + ".stream_config WHERE id = ?", id))
-                .containsExactly(List.of("1000000", "0", "f", "86400000000000", "3600000000000", "failures", "t"));
+                + " idempotency_key_ttl_ns, empty_compaction_head_ttl_ns, delivery_log_mode, fence_warn_after_ns,"
+                + " system_id = (SELECT id FROM " + database.schema() + ".system_config) FROM " + database.schema()
+                + ".stream_config WHERE id = ?", id))
+                .containsExactly(List.of("1000000", "0", "f", "86400000000000", "3600000000000", "failures",
+                        "10000000000", "t"));
 
         // a snapshot of the declaration, with who declared it
         List<List<String>> snapshots = probe.table("SELECT name, partition_size, retention_ttl_ns,"
                 + " allow_drop_past_committed, idempotency_key_ttl_ns, empty_compaction_head_ttl_ns, delivery_log_mode,"
-                + " declared_by FROM " + database.schema() + ".stream_config_log WHERE stream_id = ?", id);
+                + " fence_warn_after_ns, declared_by FROM " + database.schema() + ".stream_config_log"
+                + " WHERE stream_id = ?", id);
         assertThat(snapshots).hasSize(1);
-        assertThat(snapshots.get(0).subList(0, 7))
-                .containsExactly("reg.first", "1000000", "0", "f", "86400000000000", "3600000000000", "failures");
-        assertThat(snapshots.get(0).get(7)).isNotBlank().matches(DECLARED_BY);
+        assertThat(snapshots.get(0).subList(0, 8)).containsExactly("reg.first", "1000000", "0", "f",
+                "86400000000000", "3600000000000", "failures", "10000000000");
+        assertThat(snapshots.get(0).get(8)).isNotBlank().matches(DECLARED_BY);
 
         // the stream's own workers: janitor active, vacuum suspended, default declarations stored as {}
         assertThat(workers(probe, id)).containsExactly(
@@ -249,14 +253,16 @@ class StreamRegistrationTest extends StreamTestBase {
         assertThat(viaNull.idempotencyKeyTtl()).isEqualTo(Duration.ofHours(24));
         assertThat(viaNull.emptyCompactionHeadTtl()).isEqualTo(Duration.ofHours(1));
         assertThat(viaNull.deliveryLogMode()).isEqualTo(DeliveryLogMode.FAILURES);
+        assertThat(viaNull.fenceWarnAfter()).isEqualTo(Duration.ofSeconds(10));
 
         // zero durations mean "the default", never "forever" (idempotency) or "immediately" (empty heads)
         io.sqlstreams.Stream viaZeros = client.stream("reg.zero.config", Placed.class).register(new StreamConfig(0L,
-                Duration.ZERO, false, Duration.ZERO, Duration.ZERO, null, null, null));
+                Duration.ZERO, false, Duration.ZERO, Duration.ZERO, null, null, null, Duration.ZERO));
         assertThat(viaZeros.partitionSize()).isEqualTo(StreamConfig.DEFAULT_PARTITION_SIZE);
         assertThat(viaZeros.retentionTtl()).isEqualTo(Duration.ZERO);
         assertThat(viaZeros.idempotencyKeyTtl()).isEqualTo(Duration.ofHours(24));
         assertThat(viaZeros.emptyCompactionHeadTtl()).isEqualTo(Duration.ofHours(1));
+        assertThat(viaZeros.fenceWarnAfter()).isEqualTo(Duration.ofSeconds(10));
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -384,16 +390,22 @@ class StreamRegistrationTest extends StreamTestBase {
         StreamHandle<Placed> handle = client.stream("reg.every.field", Placed.class);
         long id = handle.register().id();
         io.sqlstreams.Stream replaced = handle.register(StreamConfig.builder().allowDropPastCommitted(true)
-                .idempotencyKeyTtl(Duration.ofHours(2)).emptyCompactionHeadTtl(Duration.ofMinutes(10)).build());
+                .idempotencyKeyTtl(Duration.ofHours(2)).emptyCompactionHeadTtl(Duration.ofMinutes(10))
+                .fenceWarnAfter(Duration.ofSeconds(3)).build());
         assertThat(replaced.allowDropPastCommitted()).isTrue();
         assertThat(replaced.idempotencyKeyTtl()).isEqualTo(Duration.ofHours(2));
         assertThat(replaced.emptyCompactionHeadTtl()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(replaced.fenceWarnAfter()).isEqualTo(Duration.ofSeconds(3));
         assertThat(logger.withCode("SQL0061")).singleElement().asString()
                 .contains("allow_drop_past_committed false -> true")
                 .contains("idempotency_key_ttl 24h0m0s -> 2h0m0s")
                 .contains("empty_compaction_head_ttl 1h0m0s -> 10m0s")
+                .contains("fence_warn_after 10s -> 3s")
                 .doesNotContain("retention_ttl").doesNotContain("delivery_log_mode");
         assertThat(probe.rowCount("stream_config_log", "stream_id = ?", id)).isEqualTo(2);
+        assertThat(probe.table("SELECT fence_warn_after_ns FROM " + database.schema() + ".stream_config_log"
+                + " WHERE stream_id = ? ORDER BY id", id))
+                .containsExactly(List.of("10000000000"), List.of("3000000000"));
     }
 
     @Test
