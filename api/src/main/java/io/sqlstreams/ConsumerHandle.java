@@ -57,6 +57,14 @@ public interface ConsumerHandle<T> {
     /** Both layers of the group's configuration side by side, with its cursor and delivery state. */
     ConsumerInspection inspect();
 
+    /**
+     * Whether an open transaction that produced into the stream holds back this group's fresh claims, and which
+     * ({@link StreamHandle#fences()}).
+     *
+     * @throws SqlStreamsException SQL0005 when the stream is absent, SQL0014 when the group is
+     */
+    GroupFence fence();
+
     /** The group's built-in metrics (cursors, backlog, exception rows, open leases). No I/O. */
     ResourceMetricsHandle metrics();
 

@@ -63,6 +63,14 @@ public interface StreamHandle<T> {
      */
     List<StreamVersionHealth> health();
 
+    /**
+     * For each consumer group of the stream, ordered by name: whether an open transaction that produced into the
+     * stream holds back its fresh claims, and which (docs/engine.md, "The fence").
+     *
+     * @throws SqlStreamsException SQL0005 when absent
+     */
+    List<GroupFence> fences();
+
     /** The consumer groups registered on this stream, ordered by name. */
     List<Consumer> consumers();
 

@@ -2,9 +2,12 @@ package io.sqlstreams.cli;
 
 import java.util.List;
 
+import io.sqlstreams.GroupFence;
 import io.sqlstreams.SqlStreams;
+import io.sqlstreams.StreamHandle;
 import io.sqlstreams.StreamVersionHealth;
 import io.sqlstreams.StreamVersionHealth.GroupVersionHealth;
+import io.sqlstreams.engine.operator.OperatorJson;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -14,7 +17,8 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "health", description = "For each payload version the stream still holds: its retained messages,"
         + " its compaction heads and the consumer groups that still have it unread, retrying or dead; a version"
-        + " with none of those left is retirable.")
+        + " with none of those left is retirable. Then each group's fence: whether an open transaction that"
+        + " produced into the stream holds back its fresh claims, and which.")
 final class StreamHealthCommand extends InstallationCommand {
     @Parameters(index = "0", paramLabel = "<stream>")
     private String stream;
@@ -22,13 +26,19 @@ final class StreamHealthCommand extends InstallationCommand {
     @Override
     int run(Output output, Installation installation) {
         List<StreamVersionHealth> versions;
+        List<GroupFence> fences;
         try (SqlStreams client = installation.client()) {
-            versions = client.stream(stream, Object.class).health();
+            StreamHandle<Object> handle = client.stream(stream, Object.class);
+            versions = handle.health();
+            fences = handle.fences();
         }
         if (output.json()) {
             JsonArrayBuilder array = Json.createArrayBuilder();
             versions.forEach(version -> array.add(json(version)));
-            output.json(Json.createObjectBuilder().add("stream", stream).add("versions", array).build());
+            JsonArrayBuilder fenceArray = Json.createArrayBuilder();
+            fences.forEach(fence -> fenceArray.add(OperatorJson.fence(fence)));
+            output.json(Json.createObjectBuilder().add("stream", stream).add("versions", array)
+                    .add("fences", fenceArray).build());
             return ExitCodes.OK;
         }
         TextTable holdings = TextTable.withHeaders("VERSION", "MESSAGES", "FIRST_ID", "LAST_ID", "COMPACTION_HEADS",
@@ -47,6 +57,12 @@ final class StreamHealthCommand extends InstallationCommand {
         if (versions.stream().anyMatch(version -> !version.groups().isEmpty())) {
             output.line("");
             output.table(readers);
+        }
+        if (!fences.isEmpty()) {
+            TextTable fenceTable = TextTable.withHeaders("CONSUMER", "FENCE");
+            fences.forEach(fence -> fenceTable.row(fence.group(), fence.describe()));
+            output.line("");
+            output.table(fenceTable);
         }
         return ExitCodes.OK;
     }

@@ -18,16 +18,19 @@ import io.sqlstreams.Start;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.client.EngineClient;
+import io.sqlstreams.engine.consume.HeldFence;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.TestDatabase;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
 
 /**
  * {@code stream health} of {@code payments.requested}: two version-1 messages (one compacted under key
  * {@code order-1}) read by nobody yet, then one version-2 message; {@code ledger} reads version 1 from the beginning,
- * {@code billing} was registered at the head after all three; {@code orders.created} holds nothing.
+ * {@code billing} was registered at the head after all three; {@code orders.created} holds nothing. No
+ * transaction holds back a group of theirs; one holds back {@code payments.held}'s group in its own test.
  */
 @PostgresTest
 class StreamHealthCommandTest {
@@ -43,10 +46,11 @@ class StreamHealthCommandTest {
 
     private static Map<String, String> environment;
     private static List<Long> ids;
+    private static EngineClient client;
 
     @BeforeAll
     static void produceTwoVersions(TestDatabase database) throws SQLException {
-        EngineClient client = EngineFixtures.client(database, new RecordingLogger());
+        client = EngineFixtures.client(database, new RecordingLogger());
         client.stream("orders.created", PaymentV1.class).register();
         StreamHandle<PaymentV1> v1 = client.stream(STREAM, PaymentV1.class);
         v1.register();
@@ -65,24 +69,50 @@ class StreamHealthCommandTest {
     }
 
     @Test
-    void textShowsEachVersionThenWhatItsGroupsStillHold() {
+    void textShowsEachVersionThenWhatItsGroupsStillHoldThenTheirFences() {
         CliRun run = CliRun.run(environment, "stream", "health", STREAM);
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         List<String> lines = run.outLines();
         int gap = lines.indexOf("");
+        int fenceGap = lines.lastIndexOf("");
         assertThat(TextTables.rows(lines.subList(0, gap))).containsExactly(
                 Map.of("VERSION", "1", "MESSAGES", "2", "FIRST_ID", ids.get(0).toString(),
                         "LAST_ID", ids.get(1).toString(), "COMPACTION_HEADS", "1", "RETIRABLE", "false"),
                 Map.of("VERSION", "2", "MESSAGES", "1", "FIRST_ID", ids.get(2).toString(),
                         "LAST_ID", ids.get(2).toString(), "COMPACTION_HEADS", "0", "RETIRABLE", "false"));
-        assertThat(TextTables.rows(lines.subList(gap + 1, lines.size()))).containsExactly(
+        assertThat(TextTables.rows(lines.subList(gap + 1, fenceGap))).containsExactly(
                 Map.of("VERSION", "1", "CONSUMER", "ledger", "UNREAD", "2", "RETRYING", "0", "DEAD", "0"),
                 Map.of("VERSION", "2", "CONSUMER", "ledger", "UNREAD", "1", "RETRYING", "0", "DEAD", "0"));
+        assertThat(TextTables.rows(lines.subList(fenceGap + 1, lines.size()))).containsExactly(
+                Map.of("CONSUMER", "billing", "FENCE", "not held"),
+                Map.of("CONSUMER", "ledger", "FENCE", "not held"));
     }
 
     @Test
-    void jsonIsTheStreamWithItsVersions() {
+    void anOpenProducerHoldingAGroupIsNamedInTextAndJson(TestDatabase database) throws SQLException {
+        try (HeldFence held = HeldFence.hold(client, database.dataSource(), "payments.held", "settlement")) {
+            CliRun text = CliRun.run(environment, "stream", "health", "payments.held");
+            CliRun json = CliRun.run(environment, "stream", "health", "payments.held", "-o", "json");
+
+            assertThat(text.exitCode()).as(text.err()).isZero();
+            List<String> lines = text.outLines();
+            assertThat(TextTables.rows(lines.subList(lines.lastIndexOf("") + 1, lines.size()))).singleElement()
+                    .satisfies(row -> assertThat(row.get("FENCE")).matches("held for [0-9]+ s by pid " + held.pid()
+                            + " \\(xid [0-9]+, idle in transaction\\)"));
+            JsonObject fence = json.json().asJsonObject().getJsonArray("fences").getJsonObject(0);
+            assertThat(fence.getString("consumer")).isEqualTo("settlement");
+            assertThat(fence.getBoolean("held")).isTrue();
+            assertThat(fence.getString("summary")).startsWith("held for ");
+            assertThat(fence.getJsonObject("holder").getInt("pid")).isEqualTo(held.pid());
+            assertThat(fence.getJsonObject("holder").getString("state")).isEqualTo("idle in transaction");
+            assertThat(fence.getJsonObject("holder").getJsonNumber("open_seconds").longValue()).isNotNegative();
+            assertThat(fence.getInt("more_holders")).isZero();
+        }
+    }
+
+    @Test
+    void jsonIsTheStreamWithItsVersionsAndFences() {
         CliRun run = CliRun.run(environment, "stream", "health", STREAM, "-o", "json");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
@@ -95,6 +125,9 @@ class StreamHealthCommandTest {
                         .add("unread", 1).add("retrying", 0).add("dead", 0)))
                 .build());
         assertThat(versions.getJsonObject(0).getInt("compaction_heads")).isEqualTo(1);
+        assertThat(run.json().asJsonObject().getJsonArray("fences").getJsonObject(1)).isEqualTo(
+                Json.createObjectBuilder().add("consumer", "ledger").add("held", false).add("summary", "not held")
+                        .addNull("holder").add("more_holders", 0).build());
     }
 
     @Test
@@ -105,7 +138,7 @@ class StreamHealthCommandTest {
         assertThat(text.exitCode()).isZero();
         assertThat(TextTables.rows(text.outLines())).isEmpty();
         assertThat(json.json().asJsonObject()).isEqualTo(Json.createObjectBuilder().add("stream", "orders.created")
-                .add("versions", Json.createArrayBuilder()).build());
+                .add("versions", Json.createArrayBuilder()).add("fences", Json.createArrayBuilder()).build());
     }
 
     @Test

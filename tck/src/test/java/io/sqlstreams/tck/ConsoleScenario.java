@@ -140,6 +140,8 @@ public abstract class ConsoleScenario extends TckScenario {
                 .getJsonNumber("count").longValue() == 0);
         JsonObject detail = viewer.get(GROUP_PATH).json();
         assertThat(detail.getJsonArray("actions").getJsonObject(0).getString("kind")).isEqualTo("redrive");
+        assertThat(detail.getJsonObject("fence").getString("consumer")).isEqualTo(DeclineOnceCards.GROUP);
+        assertThat(detail.getJsonObject("fence").getString("summary")).isNotBlank();
 
         assertThat(operator.post(GROUP_PATH + "/pause", csrf).json().getBoolean("changed")).isTrue();
         assertThat(viewer.get(GROUP_PATH).json().getBoolean("paused")).isTrue();

@@ -21,6 +21,7 @@ import io.sqlstreams.ConsumerInspection;
 import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.DeadLettersHandle;
 import io.sqlstreams.DestroyOptions;
+import io.sqlstreams.GroupFence;
 import io.sqlstreams.OperatorAction;
 import io.sqlstreams.ResourceMetricsHandle;
 import io.sqlstreams.SqlStreamsException;
@@ -35,6 +36,7 @@ import io.sqlstreams.engine.operator.GroupControls;
 import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.query.GroupQueries;
 import io.sqlstreams.engine.query.OperatorQueries;
+import io.sqlstreams.engine.query.StreamHealthQueries;
 import io.sqlstreams.engine.query.StreamQueries;
 import io.sqlstreams.engine.query.WorkerQueries;
 
@@ -168,6 +170,17 @@ public final class EngineConsumerHandle<T> implements ConsumerHandle<T> {
                     cursor.committed(), cursor.openLeases(), exceptionCounts(connection, owner.id(), consumer.id()),
                     operator.pauseState(connection, consumer.id())
                             .filter(action -> action.kind() == OperatorAction.Kind.PAUSE).orElse(null));
+        });
+    }
+
+    @Override
+    public GroupFence fence() {
+        checkNames();
+        requireInstalled();
+        return engine.database().autoCommit("reading the fence of " + describe(), connection -> {
+            long streamId = streams.require(connection, stream).id();
+            groupRows.require(connection, stream, name);
+            return new StreamHealthQueries(engine.sql()).fences(connection, streamId, name).get(0);
         });
     }
 

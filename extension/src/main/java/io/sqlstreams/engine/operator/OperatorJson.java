@@ -9,6 +9,7 @@ import io.sqlstreams.AlertOwner;
 import io.sqlstreams.BlockedKey;
 import io.sqlstreams.DeadLetter;
 import io.sqlstreams.DeadLetterErrors;
+import io.sqlstreams.GroupFence;
 import io.sqlstreams.MessageWhereabouts;
 import io.sqlstreams.OperatorAction;
 import io.sqlstreams.Schedule;
@@ -62,6 +63,33 @@ public final class OperatorJson {
                 .add("blocking_run_after", instant(key.blockingRunAfter()))
                 .add("blocking_error", text(key.blockingError()))
                 .build();
+    }
+
+    /** A group's fence: {@code holder} null when nothing holds it, its {@code pid} null when prepared. */
+    public static JsonObject fence(GroupFence fence) {
+        JsonObjectBuilder json = Json.createObjectBuilder()
+                .add("consumer", fence.group())
+                .add("held", fence.held())
+                .add("summary", fence.describe());
+        GroupFence.Holder holder = fence.oldestHolder();
+        if (holder == null) {
+            json.addNull("holder");
+        } else {
+            JsonObjectBuilder oldest = Json.createObjectBuilder();
+            if (holder.pid() == null) {
+                oldest.addNull("pid");
+            } else {
+                oldest.add("pid", holder.pid());
+            }
+            oldest.add("xid", holder.xid());
+            if (holder.open() == null) {
+                oldest.addNull("open_seconds");
+            } else {
+                oldest.add("open_seconds", holder.open().toSeconds());
+            }
+            json.add("holder", oldest.add("state", holder.state()));
+        }
+        return json.add("more_holders", fence.moreHolders()).build();
     }
 
     public static JsonObject action(OperatorAction action) {

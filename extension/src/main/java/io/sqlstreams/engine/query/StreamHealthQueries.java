@@ -3,17 +3,22 @@ package io.sqlstreams.engine.query;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.sqlstreams.GroupFence;
 import io.sqlstreams.StreamVersionHealth;
 import io.sqlstreams.StreamVersionHealth.GroupVersionHealth;
 import io.sqlstreams.engine.sql.BoundStatement;
 import io.sqlstreams.engine.sql.Sql;
 
-/** What a stream's family holds per payload version and which of its groups still read it. */
+/**
+ * What a stream's family holds per payload version and which of its groups still read it, and which open producers
+ * hold back its groups' fresh claims.
+ */
 public final class StreamHealthQueries {
     private final Sql sql;
 
@@ -35,6 +40,25 @@ public final class StreamHealthQueries {
             }
         }
         return versions.entrySet().stream().map(version -> version.getKey().with(version.getValue())).toList();
+    }
+
+    /** Every group of the stream, by name, or only {@code group} when it is not null, with what holds it back. */
+    public List<GroupFence> fences(Connection connection, long streamId, String group) throws SQLException {
+        try (BoundStatement query = BoundStatement.prepare(connection,
+                sql.streamStatement("group_fences", streamId))) {
+            return query.bind("stream_id", streamId).bind("group_name", group).queryList(StreamHealthQueries::fence);
+        }
+    }
+
+    private static GroupFence fence(ResultSet row) throws SQLException {
+        long holders = row.getLong("holders");
+        if (holders == 0) {
+            return new GroupFence(row.getString("consumer_group"), null, 0);
+        }
+        Long openMillis = row.getObject("open_millis", Long.class);
+        return new GroupFence(row.getString("consumer_group"), new GroupFence.Holder(
+                row.getObject("pid", Integer.class), row.getString("xid"),
+                openMillis == null ? null : Duration.ofMillis(openMillis), row.getString("state")), holders - 1);
     }
 
     /** What the stream retains of one version, the same on each of the version's rows. */

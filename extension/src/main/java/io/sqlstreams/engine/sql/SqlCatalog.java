@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +20,7 @@ import java.util.regex.Pattern;
  * are kept out. Names are unique across all resources. Parameters are named ({@code :group_id}) and resolved to
  * JDBC positions once, here. A block that starts with {@code -- fragment: <name>} is no statement but a piece of
  * SQL that statements include as {@code {fragment:<name>}}, so one rule is written once and still planned inline;
- * its named parameters become the including statement's.
+ * its named parameters become the including statement's. A fragment may include other fragments, from any resource.
  */
 public final class SqlCatalog {
     private static final List<String> RESOURCES = List.of(
@@ -70,7 +71,7 @@ public final class SqlCatalog {
         Map<String, NamedParameters.Parsed> templates = new HashMap<>();
         Set<String> included = new HashSet<>();
         statements.forEach((name, sql) ->
-                templates.put(name, NamedParameters.parse(name, include(name, sql, fragments, included))));
+                templates.put(name, NamedParameters.parse(name, include(name, sql, fragments, included, List.of()))));
         Set<String> unused = new TreeSet<>(fragments.keySet());
         unused.removeAll(included);
         if (!unused.isEmpty()) {
@@ -79,17 +80,27 @@ public final class SqlCatalog {
         return templates;
     }
 
-    private static String include(String statement, String sql, Map<String, String> fragments, Set<String> used) {
+    /** {@code sql} with its fragments included; {@code within} the fragments being included around it. */
+    private static String include(String statement, String sql, Map<String, String> fragments, Set<String> used,
+                                  List<String> within) {
         Matcher include = INCLUDE.matcher(sql);
         StringBuilder expanded = new StringBuilder();
         while (include.find()) {
-            String fragment = fragments.get(include.group(1));
+            String name = include.group(1);
+            String fragment = fragments.get(name);
             if (fragment == null) {
                 throw new IllegalStateException("SQL statement " + statement + " includes an unknown fragment "
-                        + include.group(1));
+                        + name);
             }
-            used.add(include.group(1));
-            include.appendReplacement(expanded, Matcher.quoteReplacement(fragment));
+            if (within.contains(name)) {
+                throw new IllegalStateException("SQL fragment " + name + " includes itself (in statement "
+                        + statement + ")");
+            }
+            used.add(name);
+            List<String> nested = new ArrayList<>(within);
+            nested.add(name);
+            include.appendReplacement(expanded,
+                    Matcher.quoteReplacement(include(statement, fragment, fragments, used, nested)));
         }
         include.appendTail(expanded);
         return expanded.toString();

@@ -13,6 +13,7 @@ import io.sqlstreams.Code;
 import io.sqlstreams.Consumer;
 import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.DestroyOptions;
+import io.sqlstreams.GroupFence;
 import io.sqlstreams.KeyHandle;
 import io.sqlstreams.MaintenanceHandle;
 import io.sqlstreams.MessageWhereabouts;
@@ -130,11 +131,25 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
 
     @Override
     public List<StreamVersionHealth> health() {
+        return readHealth("reading the payload versions", StreamHealthQueries::versions);
+    }
+
+    @Override
+    public List<GroupFence> fences() {
+        return readHealth("reading the fences",
+                (queries, connection, streamId) -> queries.fences(connection, streamId, null));
+    }
+
+    private <R> R readHealth(String activity, HealthRead<R> read) {
         Names.resource("stream", name);
         requireInstalled();
-        return engine.database().autoCommit("reading the payload versions of stream \"" + name + "\"",
-                connection -> new StreamHealthQueries(engine.sql()).versions(connection,
-                        streams.require(connection, name).id()));
+        return engine.database().autoCommit(activity + " of stream \"" + name + "\"", connection ->
+                read.apply(new StreamHealthQueries(engine.sql()), connection, streams.require(connection, name).id()));
+    }
+
+    /** One read of {@link StreamHealthQueries} for the stream's id. */
+    private interface HealthRead<R> {
+        R apply(StreamHealthQueries queries, Connection connection, long streamId) throws SQLException;
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.sqlstreams.ConsumerInspection;
 import io.sqlstreams.DeadLetter;
 import io.sqlstreams.DeadLetterErrors;
 import io.sqlstreams.DeadLetterPage;
+import io.sqlstreams.GroupFence;
 import io.sqlstreams.OperatorAction;
 import io.sqlstreams.engine.operator.OperatorJson;
 import jakarta.json.Json;
@@ -40,11 +41,12 @@ final class ConsoleJson {
     }
 
     static JsonObject groupDetail(ConsumerInspection inspection, Collection<BlockedKey> blocked,
-                                  Collection<OperatorAction> actions) {
+                                  Collection<OperatorAction> actions, GroupFence fence) {
         return groupSummary(inspection)
                 .add("pause", action(inspection.pause()))
                 .add("blocked_keys", array(blocked, OperatorJson::blockedKey))
                 .add("actions", array(actions, ConsoleJson::action))
+                .add("fence", OperatorJson.fence(fence))
                 .build();
     }
 

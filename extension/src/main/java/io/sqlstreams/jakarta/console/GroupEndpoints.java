@@ -39,7 +39,7 @@ final class GroupEndpoints {
         DeadLettersHandle dead = group.deadLetters();
         return switch (route) {
             case "" -> call.read(() -> ConsoleJson.groupDetail(group.inspect(), group.blockedKeys(BLOCKED_KEYS),
-                    group.actions(ACTIONS)));
+                    group.actions(ACTIONS), group.fence()));
             case "dead" -> call.read(() -> ConsoleJson.page(dead.list(parameters.filter(), parameters.page())));
             case "dead/count" -> call.read(() -> ConsoleJson.count(dead.count(parameters.filter())));
             case "dead/errors" -> call.read(() -> errorGroups(dead));

@@ -71,17 +71,22 @@ WHERE l.granted
 GROUP BY l.virtualtransaction
 HAVING bool_or(l.locktype = 'relation') AND bool_or(l.locktype = 'transactionid')
 
--- name: fence_holders
--- The open producers that hold back an observation of :observed_xid, oldest first: each one's backend (null when
--- prepared), xid, how long it has been open (null when its start cannot be read) and what it is doing.
-SELECT p.pid, p.xid::text AS xid,
+-- fragment: open_producer_activity
+-- Each open producer of this stream (open_producers): its backend (null when prepared), xid, how long it has been
+-- open (null when its start cannot be read) and what it is doing (pg_stat_activity, pg_prepared_xacts).
+SELECT p.pid, p.xid,
        (extract(epoch FROM now() - coalesce(a.xact_start, x.prepared)) * 1000)::bigint AS open_millis,
        coalesce('prepared as ' || quote_literal(x.gid), a.state, 'unknown') AS state
 FROM ({fragment:open_producers}) p
 LEFT JOIN pg_stat_activity a ON a.pid = p.pid
 LEFT JOIN pg_prepared_xacts x ON p.pid IS NULL AND x.transaction = p.xid
-WHERE age(p.xid) > age((:observed_xid::xid8::text::bigint % 4294967296)::text::xid)
-ORDER BY age(p.xid) DESC
+
+-- name: fence_holders
+-- The open producers that hold back an observation of :observed_xid, oldest first.
+SELECT h.pid, h.xid::text AS xid, h.open_millis, h.state
+FROM ({fragment:open_producer_activity}) h
+WHERE age(h.xid) > age((:observed_xid::xid8::text::bigint % 4294967296)::text::xid)
+ORDER BY age(h.xid) DESC
 LIMIT :limit
 
 -- name: advance_and_lease

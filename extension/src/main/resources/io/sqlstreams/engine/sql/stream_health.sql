@@ -1,4 +1,5 @@
--- A stream's payload versions and what still reads them (StreamHandle.health); {id} is the stream's numeric id.
+-- A stream's payload versions and what still reads them (StreamHandle.health), and what holds back its groups'
+-- fresh claims (StreamHandle.fences); {id} is the stream's numeric id.
 
 -- name: version_health
 -- One row per version and group holding something at it (a version no group holds: one row, group columns null),
@@ -40,3 +41,23 @@ FROM logged l
 FULL JOIN heads h USING (schema_version)
 LEFT JOIN readers r USING (schema_version)
 ORDER BY schema_version, r.consumer_group
+
+-- name: group_fences
+-- Each consumer group of the stream (or only :group_name), by name, with the open producers that hold back its
+-- stored observation (its pending_xid, claim.sql): how many, and the oldest one (columns null when none). One
+-- pg_locks scan for all groups.
+WITH holders AS MATERIALIZED (
+    SELECT h.*, age(h.xid) AS xid_age FROM ({fragment:open_producer_activity}) h
+), held AS (
+    SELECT c.consumer_group_id, h.pid, h.xid, h.open_millis, h.state,
+           count(*) OVER (PARTITION BY c.consumer_group_id) AS holders,
+           row_number() OVER (PARTITION BY c.consumer_group_id ORDER BY h.xid_age DESC) AS rank
+    FROM {schema}.consumer_group_cursor_{id} c
+    JOIN holders h ON h.xid_age > age((c.pending_xid::text::bigint % 4294967296)::text::xid)
+)
+SELECT g.name AS consumer_group, coalesce(held.holders, 0) AS holders, held.pid, held.xid::text AS xid,
+       held.open_millis, held.state
+FROM {schema}.consumer_group_config g
+LEFT JOIN held ON held.consumer_group_id = g.id AND held.rank = 1
+WHERE g.stream_id = :stream_id AND (:group_name::text IS NULL OR g.name = :group_name::text)
+ORDER BY g.name

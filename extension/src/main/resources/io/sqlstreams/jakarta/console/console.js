@@ -172,6 +172,8 @@ async function group(path) {
   $("dead-count").textContent = g.dead;
   $("group-state").textContent = "open leases " + g.open_leases
       + (g.paused ? " · paused by " + g.pause.actor + " at " + instant(g.pause.at) : "");
+  $("fence").textContent = g.fence.summary;
+  $("fence").classList.toggle("fence-held", g.fence.held);
   $("pause").disabled = g.paused;
   $("resume").disabled = !g.paused;
   const counts = Object.entries(g.exceptions).sort((a, b) => statusOrder(a) - statusOrder(b));

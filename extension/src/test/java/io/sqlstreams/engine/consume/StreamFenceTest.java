@@ -8,14 +8,12 @@ import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.ProduceOptions;
@@ -71,7 +69,7 @@ class StreamFenceTest extends DeliveryTestBase {
 
     @Test
     void anUnrelatedPreparedTransactionHoldsNoStream() throws Exception {
-        assumePreparedTransactions();
+        HeldFence.assumePreparedTransactions(database.dataSource());
         database.execute("CREATE TABLE " + database.schema() + ".unrelated_prepared (v int)");
         StreamHandle<Numbered> stream = consumedStream("fence.prepared");
         String gid = database.schema() + "_unrelated";
@@ -111,7 +109,7 @@ class StreamFenceTest extends DeliveryTestBase {
 
             assertHeldBelow(tables, held, visible);
             assertThat(awaitFenceWarning(DEFAULT_WARNING_WAIT)).contains("\"fence.savepoint\"",
-                    "pid " + backendPid(holder), "idle in transaction");
+                    "pid " + HeldFence.backendPid(holder), "idle in transaction");
             holder.commit();
 
             await().atMost(DELIVERED_WITHIN).until(() -> tables.cursor().committed() >= visible);
@@ -121,7 +119,7 @@ class StreamFenceTest extends DeliveryTestBase {
 
     @Test
     void aPreparedProducerHoldsItsStreamUntilCommitPrepared() throws Exception {
-        assumePreparedTransactions();
+        HeldFence.assumePreparedTransactions(database.dataSource());
         StreamHandle<Numbered> stream = consumedStream("fence.prepared-producer");
         startSession("fence.prepared-producer", "fence.prepared-producer.g");
         DeliveryTables tables = DeliveryTables.of(database, stream, "fence.prepared-producer.g");
@@ -161,7 +159,7 @@ class StreamFenceTest extends DeliveryTestBase {
 
             assertHeldBelow(tables, held, visible);
             assertThat(awaitFenceWarning("[1-9]")).as("before the default 10 s")
-                    .contains("\"fence.quick-warning\"", "pid " + backendPid(holder), "idle in transaction");
+                    .contains("\"fence.quick-warning\"", "pid " + HeldFence.backendPid(holder), "idle in transaction");
             holder.commit();
 
             await().atMost(DELIVERED_WITHIN).until(() -> tables.cursor().committed() >= visible);
@@ -219,14 +217,6 @@ class StreamFenceTest extends DeliveryTestBase {
         return lines.get(0);
     }
 
-    private static int backendPid(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet pid = statement.executeQuery("SELECT pg_backend_pid()")) {
-            pid.next();
-            return pid.getInt(1);
-        }
-    }
-
     private Connection openTransaction() throws SQLException {
         Connection connection = database.dataSource().getConnection();
         connection.setAutoCommit(false);
@@ -236,16 +226,6 @@ class StreamFenceTest extends DeliveryTestBase {
     private static void execute(Connection connection, String sql) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql);
-        }
-    }
-
-    private void assumePreparedTransactions() throws SQLException {
-        try (Connection connection = database.dataSource().getConnection();
-             Statement statement = connection.createStatement();
-             ResultSet setting = statement.executeQuery("SELECT current_setting('max_prepared_transactions')::int")) {
-            setting.next();
-            Assumptions.assumeTrue(setting.getInt(1) > 0, "the test server's max_prepared_transactions is 0: set it"
-                    + " above 0 (a server restart) to run the prepared-transaction cases");
         }
     }
 

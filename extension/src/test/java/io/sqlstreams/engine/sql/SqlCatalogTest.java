@@ -24,6 +24,17 @@ class SqlCatalogTest {
     }
 
     @Test
+    void aFragmentIncludesAnotherAndACycleIsRefused() {
+        Map<String, NamedParameters.Parsed> templates = SqlCatalog.templates(
+                Map.of("pick", "SELECT * FROM ({fragment:outer}) o"),
+                Map.of("outer", "SELECT id FROM t WHERE {fragment:inner}", "inner", "t.group_id = :group_id"));
+        assertEquals("SELECT * FROM (SELECT id FROM t WHERE t.group_id = ?) o", templates.get("pick").text());
+        IllegalStateException cycle = assertThrows(IllegalStateException.class, () -> SqlCatalog.templates(
+                Map.of("pick", "SELECT {fragment:a}"), Map.of("a", "{fragment:b}", "b", "{fragment:a}")));
+        assertTrue(cycle.getMessage().contains("includes itself"), cycle.getMessage());
+    }
+
+    @Test
     void anUnknownFragmentAndAnUnusedOneAreRefused() {
         IllegalStateException unknown = assertThrows(IllegalStateException.class, () -> SqlCatalog.templates(
                 Map.of("pick", "SELECT 1 WHERE {fragment:missing}"), Map.of()));
