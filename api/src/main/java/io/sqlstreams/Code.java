@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0160}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0162}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -496,7 +496,13 @@ public enum Code {
             "Point the persistence unit's jta-data-source at the data source sqlstreams.datasource names, and keep that data source's connections shareable (the servers' default)."),
     SQL0160(Kind.EVENT, Level.WARNING, Recovery.NONE, "FenceHeld",
             "A group's fresh claims have waited longer than their stream's fenceWarnAfter (default 10 s) on a transaction that produced into the stream and is still open (or prepared): no message committed after that transaction drew its ids is handed out until it ends, since it may still commit a lower id. The line names the transaction's backend pid (none when prepared), its xid, how long it has been open and its state; it is repeated once a minute while the wait lasts.",
-            "End that transaction: commit or roll back the application code that holds it open (a connection leaked idle in transaction, a slow call inside a producing transaction), or COMMIT PREPARED / ROLLBACK PREPARED a two-phase transaction a transaction manager left behind. Unrelated transactions never hold a stream back.");
+            "End that transaction: commit or roll back the application code that holds it open (a connection leaked idle in transaction, a slow call inside a producing transaction), or COMMIT PREPARED / ROLLBACK PREPARED a two-phase transaction a transaction manager left behind. Unrelated transactions never hold a stream back."),
+    SQL0161(Kind.METRIC, Level.OFF, Recovery.NONE, "sqlstreams.stream.fence.oldest_holder_age",
+            "Gauge of how long the oldest open transaction that produced into a stream and holds back a fresh claim of one of its groups has been open, 0 when none holds (s, stream scope).",
+            "Nonzero for more than a moment means a producing transaction stays open (or prepared) and new messages wait behind it; stream health names it, and the fence_held alert watches this gauge."),
+    SQL0162(Kind.ALERT, Level.WARNING, Recovery.NONE, "fence_held",
+            "A transaction that produced into a stream and holds back a fresh claim of one of its groups has been open (or prepared) for at least the threshold, 10 s by default: messages committed after it drew its ids wait until it ends.",
+            "Run sqlstreams stream health to see the holding transaction's pid, xid and state, then commit or roll it back (COMMIT PREPARED / ROLLBACK PREPARED for a prepared one).");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

@@ -4,14 +4,15 @@ import java.time.Duration;
 
 /**
  * The policy of one of the stream alerts ({@code partition_count}, {@code compaction_read_cost},
- * {@code worker_liveness}). Every field is optional; zero or null means the default.
+ * {@code worker_liveness}, {@code fence_held}). Every field is optional; zero or null means the default.
  *
  * @param schedule        how often the check runs: {@code @every <duration>}, such as {@code @every 30s}. Default
  *                        {@code @every 1m}
  * @param threshold       the value at which the condition holds (reaching it counts). Defaults:
  *                        {@code partition_count} half the lock ceiling PostgreSQL reports
  *                        ({@code max_locks_per_transaction × (max_connections + max_prepared_transactions) / 2});
- *                        {@code compaction_read_cost} 10,000 partitions; {@code worker_liveness} 1 unclaimed worker
+ *                        {@code compaction_read_cost} 10,000 partitions; {@code worker_liveness} 1 unclaimed worker;
+ *                        {@code fence_held} 10 seconds an open producing transaction has held back a group
  * @param pendingDuration how long the condition must hold, across recorded samples, before the alert is active.
  *                        Default 2 min
  * @param maximumGap      the widest gap between two samples (and between the newest sample and now) that still

@@ -98,7 +98,10 @@ public interface StreamHandle<T> {
     /** The stream's built-in metrics (partitions, compaction, workers without a live instance). No I/O. */
     ResourceMetricsHandle metrics();
 
-    /** The stream's alerts: {@code partition_count}, {@code compaction_read_cost}, {@code worker_liveness}. No I/O. */
+    /**
+     * The stream's alerts: {@code partition_count}, {@code compaction_read_cost}, {@code worker_liveness},
+     * {@code fence_held}. No I/O.
+     */
     AlertsHandle alerts();
 
     /**

@@ -18,11 +18,13 @@ import java.time.Duration;
  * @param workerLivenessAlert          the policy of the {@code worker_liveness} alert (SQL0096); null for defaults
  * @param metricCollectorProgressAlert the policy of the {@code metrics_collector_progress} alert (SQL0101); null for
  *                                     defaults
+ * @param fenceHeldAlert               the policy of the {@code fence_held} alert (SQL0162); null for defaults
  */
 public record SystemConfig(Duration managerPollRate, Duration metricCollectorPollRate,
                            StreamAlertConfig partitionCountAlert, StreamAlertConfig compactionReadCostAlert,
                            StreamAlertConfig workerLivenessAlert,
-                           CollectorProgressAlertConfig metricCollectorProgressAlert) {
+                           CollectorProgressAlertConfig metricCollectorProgressAlert,
+                           StreamAlertConfig fenceHeldAlert) {
 
     public static final Duration DEFAULT_MANAGER_POLL_RATE = Duration.ofSeconds(30);
     public static final Duration DEFAULT_METRIC_COLLECTOR_POLL_RATE = Duration.ofSeconds(30);
@@ -36,11 +38,12 @@ public record SystemConfig(Duration managerPollRate, Duration metricCollectorPol
         compactionReadCostAlert = Unset.or(compactionReadCostAlert, StreamAlertConfig.defaults());
         workerLivenessAlert = Unset.or(workerLivenessAlert, StreamAlertConfig.defaults());
         metricCollectorProgressAlert = Unset.or(metricCollectorProgressAlert, CollectorProgressAlertConfig.defaults());
+        fenceHeldAlert = Unset.or(fenceHeldAlert, StreamAlertConfig.defaults());
     }
 
     /** The poll rates; every alert keeps its default policy. */
     public SystemConfig(Duration managerPollRate, Duration metricCollectorPollRate) {
-        this(managerPollRate, metricCollectorPollRate, null, null, null, null);
+        this(managerPollRate, metricCollectorPollRate, null, null, null, null, null);
     }
 
     /** Only the manager's poll rate; the collector's is the default. */
@@ -60,11 +63,20 @@ public record SystemConfig(Duration managerPollRate, Duration metricCollectorPol
         return Unset.or(metricCollectorPollRate, DEFAULT_METRIC_COLLECTOR_POLL_RATE);
     }
 
-    /** This configuration with the four alert policies given instead (null for a default one). */
+    /**
+     * This configuration with these four alert policies given instead (null for a default one); the
+     * {@code fence_held} policy is kept.
+     */
     public SystemConfig withAlerts(StreamAlertConfig partitionCount, StreamAlertConfig compactionReadCost,
                                    StreamAlertConfig workerLiveness, CollectorProgressAlertConfig collectorProgress) {
         return new SystemConfig(managerPollRate, metricCollectorPollRate, partitionCount, compactionReadCost,
-                workerLiveness, collectorProgress);
+                workerLiveness, collectorProgress, fenceHeldAlert);
+    }
+
+    /** This configuration with the {@code fence_held} alert's policy given instead (null for the default). */
+    public SystemConfig withFenceHeldAlert(StreamAlertConfig fenceHeld) {
+        return new SystemConfig(managerPollRate, metricCollectorPollRate, partitionCountAlert, compactionReadCostAlert,
+                workerLivenessAlert, metricCollectorProgressAlert, fenceHeld);
     }
 
     /**
@@ -80,6 +92,7 @@ public record SystemConfig(Duration managerPollRate, Duration metricCollectorPol
         compactionReadCostAlert.validate("compactionReadCostAlert", violations);
         workerLivenessAlert.validate("workerLivenessAlert", violations);
         metricCollectorProgressAlert.validate("metricCollectorProgressAlert", violations);
+        fenceHeldAlert.validate("fenceHeldAlert", violations);
         violations.throwIfAny();
     }
 }

@@ -32,9 +32,9 @@ class CodeTest {
     }
 
     @Test
-    void constantsAreSql0001ToSql0160InOrder() {
+    void constantsAreSql0001ToSql0162InOrder() {
         Code[] codes = Code.values();
-        assertThat(codes).hasSize(160);
+        assertThat(codes).hasSize(162);
         for (int i = 0; i < codes.length; i++) {
             String expected = String.format("SQL%04d", i + 1);
             assertThat(codes[i].name()).isEqualTo(expected);
@@ -65,8 +65,8 @@ class CodeTest {
         metrics.addAll(range(67, 93));
         metrics.addAll(range(98, 100));
         metrics.addAll(range(102, 103));
-        metrics.add(155);
-        Set<Integer> alerts = numbers(94, 95, 96, 101);
+        metrics.addAll(numbers(155, 161));
+        Set<Integer> alerts = numbers(94, 95, 96, 101, 162);
 
         for (Code code : Code.values()) {
             int n = code.number();
@@ -112,7 +112,7 @@ class CodeTest {
     @Test
     void metricsAreNeverLoggedAndUseLibraryNames() {
         List<Code> metrics = ofKind(Kind.METRIC);
-        assertThat(metrics).hasSize(43);
+        assertThat(metrics).hasSize(44);
         for (Code code : metrics) {
             assertThat(code.level()).as(code.id()).isEqualTo(Level.OFF);
             assertThat(code.title()).as(code.id()).startsWith("sqlstreams.");
@@ -156,6 +156,7 @@ class CodeTest {
         assertThat(Code.SQL0094.title()).isEqualTo("partition_count");
         assertThat(Code.SQL0096.title()).isEqualTo("worker_liveness");
         assertThat(Code.SQL0101.title()).isEqualTo("metrics_collector_progress");
+        assertThat(Code.SQL0162.title()).isEqualTo("fence_held");
         assertThat(Code.SQL0042.title()).isEqualTo("sqlstreams.consumer.session.claimed");
         assertThat(Code.SQL0093.title()).isEqualTo("sqlstreams.consumer.abandoned_routines.self_clear_latency_avg");
         assertThat(Code.SQL0103.title()).isEqualTo("sqlstreams.otel.measurements.rejected");
@@ -202,7 +203,7 @@ class CodeTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"SQL0000", "SQL0161", "0", "161", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
+    @ValueSource(strings = {"SQL0000", "SQL0163", "0", "163", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
         "SQL-0059", "-59", "+59", "SQLX059", "   "})
     void findRejectsAnythingElse(String text) {
         assertThat(Code.find(text)).isEmpty();

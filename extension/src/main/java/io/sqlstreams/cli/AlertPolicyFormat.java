@@ -24,6 +24,7 @@ final class AlertPolicyFormat {
                 .add("partition_count", stream(config.partitionCountAlert()))
                 .add("compaction_read_cost", stream(config.compactionReadCostAlert()))
                 .add("worker_liveness", stream(config.workerLivenessAlert()))
+                .add("fence_held", stream(config.fenceHeldAlert()))
                 .add("metrics_collector_progress", collector(config.metricCollectorProgressAlert(),
                         config.resolvedMetricCollectorPollRate()))
                 .build();

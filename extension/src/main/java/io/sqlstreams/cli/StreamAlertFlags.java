@@ -19,6 +19,9 @@ final class StreamAlertFlags {
     static final StreamAlertFlags WORKER_LIVENESS = new StreamAlertFlags("worker-liveness",
             "worker_liveness (SQL0096): at least this many workers of a stream and its groups have no live instance"
                     + " (default 1)");
+    static final StreamAlertFlags FENCE_HELD = new StreamAlertFlags("fence-held",
+            "fence_held (SQL0162): a transaction that produced into a stream and holds back a fresh claim of one of"
+                    + " its groups has been open for at least this many seconds (default 10)");
 
     private final String prefix;
     private final String holdsWhen;

@@ -61,7 +61,7 @@ final class SystemCommands {
                     + " flag left out declares its default. Prints the installation as 'system get' does.")
     static final class Register extends StateVerb {
         private static final List<StreamAlertFlags> STREAM_ALERTS = List.of(StreamAlertFlags.PARTITION_COUNT,
-                StreamAlertFlags.COMPACTION_READ_COST, StreamAlertFlags.WORKER_LIVENESS);
+                StreamAlertFlags.COMPACTION_READ_COST, StreamAlertFlags.WORKER_LIVENESS, StreamAlertFlags.FENCE_HELD);
 
         @Option(names = "--manager-poll-rate", paramLabel = "<duration>",
                 description = "how often the manager reconciles the installation's workers (default 30s)")
@@ -102,7 +102,8 @@ final class SystemCommands {
                     FlagValues.duration("--metric-collector-poll-rate", metricCollectorPollRate))
                     .withAlerts(StreamAlertFlags.PARTITION_COUNT.read(command),
                             StreamAlertFlags.COMPACTION_READ_COST.read(command),
-                            StreamAlertFlags.WORKER_LIVENESS.read(command), collectorProgress));
+                            StreamAlertFlags.WORKER_LIVENESS.read(command), collectorProgress)
+                    .withFenceHeldAlert(StreamAlertFlags.FENCE_HELD.read(command)));
             return system.get();
         }
 

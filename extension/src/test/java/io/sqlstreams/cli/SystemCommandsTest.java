@@ -101,6 +101,8 @@ class SystemCommandsTest {
                 "--worker-liveness-threshold", "2", "--worker-liveness-schedule", "@every 15s",
                 "--worker-liveness-pending", "PT1M", "--worker-liveness-maximum-gap", "90s",
                 "--worker-liveness-disable-pending",
+                "--fence-held-threshold", "30", "--fence-held-schedule", "@every 20s", "--fence-held-pending", "1m",
+                "--fence-held-maximum-gap", "2m",
                 "--collector-progress-schedule", "@every 45s", "--collector-progress-maximum-age", "7m",
                 "--collector-progress-pending", "3m", "--collector-progress-disable-pending");
 
@@ -117,6 +119,7 @@ class SystemCommandsTest {
                 "4m0s", false));
         assertThat(alerts.getJsonObject("worker_liveness")).isEqualTo(policy("@every 15s", "2", "1m0s", "1m30s",
                 true));
+        assertThat(alerts.getJsonObject("fence_held")).isEqualTo(policy("@every 20s", "30", "1m0s", "2m0s", false));
         assertThat(alerts.getJsonObject("metrics_collector_progress")).isEqualTo(StoredKeys.parse(
                 "{\"schedule\":\"@every 45s\",\"maximum_age\":\"7m0s\",\"pending_duration\":\"3m0s\","
                         + "\"disable_pending\":true}"));
@@ -137,6 +140,7 @@ class SystemCommandsTest {
                 .containsEntry("alerts.partition_count.threshold", TextTable.NONE)
                 .containsEntry("alerts.compaction_read_cost.pending_duration", "2m0s")
                 .containsEntry("alerts.worker_liveness.disable_pending", "false")
+                .containsEntry("alerts.fence_held.threshold", TextTable.NONE)
                 .containsEntry("alerts.metrics_collector_progress.maximum_age", "2m0s");
     }
 
@@ -146,6 +150,7 @@ class SystemCommandsTest {
         "--worker-liveness-threshold|-1|workerLivenessAlert.threshold",
         "--compaction-read-cost-pending|5 minutes|--compaction-read-cost-pending",
         "--worker-liveness-maximum-gap|-1s|workerLivenessAlert.maximumGap",
+        "--fence-held-threshold|-1|fenceHeldAlert.threshold",
         "--partition-count-schedule|every 1m|partitionCountAlert.schedule",
         "--compaction-read-cost-schedule|@every 0s|compactionReadCostAlert.schedule",
         "--collector-progress-maximum-age|-2m|metricCollectorProgressAlert.maximumAge",

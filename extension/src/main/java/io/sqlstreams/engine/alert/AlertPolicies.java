@@ -14,7 +14,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 
 /**
- * The four alert policies of a {@link SystemConfig} as the document of the system's {@code alert_checks} worker
+ * The five alert policies of a {@link SystemConfig} as the document of the system's {@code alert_checks} worker
  * row: one object per alert, holding only the fields that were set. Writing checks each schedule's duration
  * (SQL0108 naming the property).
  */
@@ -39,6 +39,7 @@ public final class AlertPolicies {
                         stream("workerLivenessAlert", config.workerLivenessAlert()))
                 .add(BuiltInAlert.METRICS_COLLECTOR_PROGRESS.alertName(),
                         collector("metricCollectorProgressAlert", config.metricCollectorProgressAlert()))
+                .add(BuiltInAlert.FENCE_HELD.alertName(), stream("fenceHeldAlert", config.fenceHeldAlert()))
                 .build();
     }
 
@@ -50,7 +51,7 @@ public final class AlertPolicies {
         JsonObject document = DocumentFields.object("metadata", metadata);
         return config.withAlerts(stream(document, BuiltInAlert.PARTITION_COUNT),
                 stream(document, BuiltInAlert.COMPACTION_READ_COST), stream(document, BuiltInAlert.WORKER_LIVENESS),
-                collector(document));
+                collector(document)).withFenceHeldAlert(stream(document, BuiltInAlert.FENCE_HELD));
     }
 
     /** The schedule {@code config} declares for {@code alert}, or the default. */
@@ -60,6 +61,7 @@ public final class AlertPolicies {
             case COMPACTION_READ_COST -> config.compactionReadCostAlert().resolvedSchedule();
             case WORKER_LIVENESS -> config.workerLivenessAlert().resolvedSchedule();
             case METRICS_COLLECTOR_PROGRESS -> config.metricCollectorProgressAlert().resolvedSchedule();
+            case FENCE_HELD -> config.fenceHeldAlert().resolvedSchedule();
         };
     }
 

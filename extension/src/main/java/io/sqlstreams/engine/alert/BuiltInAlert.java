@@ -14,7 +14,8 @@ public enum BuiltInAlert {
     PARTITION_COUNT(Code.SQL0094, AlertOwner.Kind.STREAM),
     COMPACTION_READ_COST(Code.SQL0095, AlertOwner.Kind.STREAM),
     WORKER_LIVENESS(Code.SQL0096, AlertOwner.Kind.STREAM),
-    METRICS_COLLECTOR_PROGRESS(Code.SQL0101, AlertOwner.Kind.SYSTEM);
+    METRICS_COLLECTOR_PROGRESS(Code.SQL0101, AlertOwner.Kind.SYSTEM),
+    FENCE_HELD(Code.SQL0162, AlertOwner.Kind.STREAM);
 
     public static final String SEVERITY = "warn";
 

@@ -22,9 +22,12 @@ enum StreamEvidence {
     COMPACTION_READ_COST(BuiltInAlert.COMPACTION_READ_COST, Code.SQL0098, SystemConfig::compactionReadCostAlert,
             "partitions"),
     WORKER_LIVENESS(BuiltInAlert.WORKER_LIVENESS, Code.SQL0099,
-            SystemConfig::workerLivenessAlert, "workers of the stream and its groups without a live instance");
+            SystemConfig::workerLivenessAlert, "workers of the stream and its groups without a live instance"),
+    FENCE_HELD(BuiltInAlert.FENCE_HELD, Code.SQL0161, SystemConfig::fenceHeldAlert,
+            "s the oldest open producing transaction holding back a group has been open");
 
     private static final long DEFAULT_COMPACTION_PARTITIONS = 10_000;
+    private static final long DEFAULT_FENCE_HELD_SECONDS = 10;
 
     private final BuiltInAlert alert;
     private final Code series;
@@ -56,6 +59,7 @@ enum StreamEvidence {
             case PARTITION_COUNT -> context.halfLockCeiling();
             case COMPACTION_READ_COST -> DEFAULT_COMPACTION_PARTITIONS;
             case WORKER_LIVENESS -> 1;
+            case FENCE_HELD -> DEFAULT_FENCE_HELD_SECONDS;
         };
     }
 

@@ -90,6 +90,7 @@ public final class BuiltInMetrics {
         all.add(define(Code.SQL0102, GAUGE, "", EXPORTER));
         all.add(define(Code.SQL0103, GAUGE, "{measurement}", EXPORTER));
         all.add(define(Code.SQL0155, GAUGE, "{instance}", CONSUMER_GROUP));
+        all.add(define(Code.SQL0161, GAUGE, "s", STREAM));
         return List.copyOf(all);
     }
 

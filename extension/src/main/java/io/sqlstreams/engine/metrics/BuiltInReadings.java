@@ -61,6 +61,7 @@ public final class BuiltInReadings {
         reading.add(Code.SQL0099, gauges.unclaimedWorkers(), Json.createObjectBuilder()
                 .add(UNCLAIMED_WORKERS, Json.createReader(new StringReader(gauges.unclaimedWorkerNames())).readArray())
                 .build().toString());
+        reading.add(Code.SQL0161, gauges.fenceHeldMillis() / 1000.0);
         return reading.measurements;
     }
 

@@ -20,10 +20,11 @@ public final class MetricQueries {
 
     /**
      * One stream's partitions, compaction and workers without a live instance, as of {@code observedAt}; the
-     * latter also as a JSON array of objects naming each worker and its group (none for the stream's own).
+     * latter also as a JSON array of objects naming each worker and its group (none for the stream's own); and how
+     * long the oldest open producer holding back one of its groups' fresh claims has been open, 0 when none.
      */
     public record StreamGauges(Instant observedAt, long partitions, boolean compacted, long unclaimedWorkers,
-                               String unclaimedWorkerNames) {
+                               String unclaimedWorkerNames, long fenceHeldMillis) {
     }
 
     /**
@@ -59,7 +60,7 @@ public final class MetricQueries {
                 sql.streamStatement("stream_gauges", streamId))) {
             return query.bind("stream_id", streamId).querySingle(row -> new StreamGauges(
                     row.getTimestamp("observed_at").toInstant(), row.getLong("partitions"), row.getBoolean("compacted"),
-                    row.getLong("workers"), row.getString("unclaimed_names")));
+                    row.getLong("workers"), row.getString("unclaimed_names"), row.getLong("fence_held_ms")));
         }
     }
 

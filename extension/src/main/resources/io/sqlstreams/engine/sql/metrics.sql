@@ -26,13 +26,19 @@ WHERE g.stream_id = :stream_id AND (:group_name::text IS NULL OR g.name = :group
 ORDER BY g.name
 
 -- name: stream_gauges
--- The stream's log partitions, whether a compacted message ever arrived, and the workers of the stream and of its
+-- The stream's log partitions, whether a compacted message ever arrived, the workers of the stream and of its
 -- groups that want an instance and have no live one: how many, and which (a JSON array of objects naming the
--- worker and, for a group's worker, the group).
+-- worker and, for a group's worker, the group); and how long the oldest open producer that holds back a group's
+-- stored observation (its pending_xid, claim.sql) has been open, 0 when none.
 SELECT now() AS observed_at,
        (SELECT count(*) FROM pg_inherits i WHERE i.inhparent = '{schema}.message_log_{id}'::regclass) AS partitions,
        EXISTS (SELECT 1 FROM {schema}.compaction_head_{id}) AS compacted,
-       unclaimed.workers, unclaimed.names::text AS unclaimed_names
+       unclaimed.workers, unclaimed.names::text AS unclaimed_names,
+       (SELECT coalesce(max(h.open_millis), 0)
+        FROM ({fragment:open_producer_activity}) h
+        WHERE EXISTS (SELECT 1 FROM {schema}.consumer_group_cursor_{id} c
+                      WHERE age(h.xid) > age((c.pending_xid::text::bigint % 4294967296)::text::xid)))
+           AS fence_held_ms
 FROM (SELECT count(*) AS workers,
              coalesce(json_agg(json_strip_nulls(json_build_object('worker', w.name, 'group', g.name))
                                ORDER BY g.name COLLATE "C" NULLS FIRST, w.name COLLATE "C"), '[]'::json) AS names

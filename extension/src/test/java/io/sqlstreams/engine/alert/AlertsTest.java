@@ -37,6 +37,7 @@ import io.sqlstreams.engine.BackgroundManager;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.EngineTestBase;
 import io.sqlstreams.engine.client.EngineClient;
+import io.sqlstreams.engine.consume.HeldFence;
 import io.sqlstreams.testing.PostgresTest;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -57,16 +58,9 @@ class AlertsTest extends EngineTestBase {
         StreamHandle<Order> stream = orders("alerted.orders");
         client.system().register(fastSystem(1L));
         AlertHandle alert = stream.alerts().alert("partition_count");
-        Set<AlertState> seenBeforeActive = EnumSet.noneOf(AlertState.class);
 
         try (BackgroundManager manager = BackgroundManager.start(client)) {
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
-                Optional<Alert> recorded = alert.latest();
-                if (recorded.isEmpty()) {
-                    seenBeforeActive.add(alert.snapshot().state());
-                }
-                return recorded.isPresent();
-            });
+            Set<AlertState> seenBeforeActive = statesUntilRecorded(alert);
 
             assertThat(seenBeforeActive).as("one sample is pending; it is active only once samples span %s", PENDING)
                     .contains(AlertState.PENDING).doesNotContain(AlertState.HEALTHY);
@@ -100,6 +94,30 @@ class AlertsTest extends EngineTestBase {
             await().atMost(WAIT).until(() -> client.system().metrics()
                     .metric("sqlstreams.alert.state.resolved_alerts", Map.of()).latest()
                     .filter(resolved -> resolved.value() >= 1.0).isPresent());
+        }
+    }
+
+    @Test
+    void anOpenProducerHeldPastTheThresholdMakesFenceHeldPendingThenActiveAndItsEndResolvesIt() throws Exception {
+        client.system().register(new SystemConfig(FAST, FAST).withFenceHeldAlert(
+                new StreamAlertConfig("@every 200ms", 1L, PENDING, Duration.ofSeconds(2), false)));
+        AlertHandle alert = client.stream("fenced.orders", Order.class).alerts().alert("fence_held");
+
+        try (HeldFence held = HeldFence.hold(client, database.dataSource(), "fenced.orders", "fenced.orders.g");
+             BackgroundManager manager = BackgroundManager.start(client)) {
+            Set<AlertState> seenBeforeActive = statesUntilRecorded(alert);
+
+            assertThat(seenBeforeActive).contains(AlertState.PENDING);
+            Alert active = alert.latest().orElseThrow();
+            assertThat(active.status()).isEqualTo(AlertStatus.ACTIVE);
+            assertThat(active.code()).isEqualTo(Code.SQL0162);
+            assertThat(active.message()).startsWith("fence_held: stream \"fenced.orders\": ")
+                    .contains("s the oldest open producing transaction holding back a group has been open (threshold 1)");
+            assertThat(json(active.data()).getJsonNumber("value").doubleValue()).isGreaterThanOrEqualTo(1.0);
+
+            held.commit();
+            await().atMost(WAIT).until(() -> alert.latest().map(Alert::status).orElseThrow() == AlertStatus.RESOLVED);
+            assertThat(alert.snapshot().state()).isEqualTo(AlertState.HEALTHY);
         }
     }
 
@@ -204,6 +222,7 @@ class AlertsTest extends EngineTestBase {
                         false), null),
                 new SystemConfig(null, null).withAlerts(null, null, null, new CollectorProgressAlertConfig(null,
                         Duration.ofSeconds(-1), null, false)),
+                new SystemConfig(null, null).withFenceHeldAlert(new StreamAlertConfig(null, -1L, null, null, false)),
                 new SystemConfig(Duration.ofSeconds(-1), null))) {
             assertThatThrownBy(() -> client.system().register(bad)).as(bad.toString())
                     .isInstanceOfSatisfying(InvalidConfigurationException.class,
@@ -220,11 +239,14 @@ class AlertsTest extends EngineTestBase {
         CollectorProgressAlertConfig progress = new CollectorProgressAlertConfig("@every 2m", Duration.ofMinutes(10),
                 null, false);
 
+        StreamAlertConfig fence = new StreamAlertConfig(null, 30L, null, Duration.ofMinutes(1), false);
+
         client.system().register(new SystemConfig(null, Duration.ofSeconds(10)).withAlerts(partitions, null, null,
-                progress));
+                progress).withFenceHeldAlert(fence));
 
         SystemConfig stored = client.system().get().config();
         assertThat(stored.partitionCountAlert()).isEqualTo(partitions);
+        assertThat(stored.fenceHeldAlert()).isEqualTo(fence);
         assertThat(stored.compactionReadCostAlert()).isEqualTo(StreamAlertConfig.defaults());
         assertThat(stored.metricCollectorProgressAlert()).isEqualTo(progress);
         assertThat(stored.metricCollectorProgressAlert().resolvedMaximumAge(Duration.ofSeconds(10)))
@@ -246,6 +268,19 @@ class AlertsTest extends EngineTestBase {
         return new SystemConfig(FAST, FAST).withAlerts(
                 new StreamAlertConfig("@every 200ms", partitionThreshold, PENDING, Duration.ofSeconds(2), false),
                 null, null, null);
+    }
+
+    /** Waits for the alert's first report; the states its snapshot showed before that. */
+    private static Set<AlertState> statesUntilRecorded(AlertHandle alert) {
+        Set<AlertState> seen = EnumSet.noneOf(AlertState.class);
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
+            Optional<Alert> recorded = alert.latest();
+            if (recorded.isEmpty()) {
+                seen.add(alert.snapshot().state());
+            }
+            return recorded.isPresent();
+        });
+        return seen;
     }
 
     private boolean checkRanAfter(String alert, Instant after) {

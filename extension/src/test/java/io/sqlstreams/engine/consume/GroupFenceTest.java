@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.GroupFence;
+import io.sqlstreams.Measurement;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.Producer;
 import io.sqlstreams.SqlStreamsException;
@@ -23,13 +24,15 @@ import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.testing.PostgresTest;
 
 /**
- * A held fence is visible: {@link StreamHandle#fences()} and {@code ConsumerHandle.fence()} name the open producers
- * that hold back a group's stored observation, oldest first, and read not held once they end.
+ * A held fence is visible: {@link StreamHandle#fences()}, {@code ConsumerHandle.fence()} and the stream's
+ * {@code sqlstreams.stream.fence.oldest_holder_age} gauge name the open producers that hold back a group's stored
+ * observation, oldest first, and read not held once they end.
  */
 @PostgresTest
 class GroupFenceTest extends EngineTestBase {
     private static final String STREAM = "fence.visible";
     private static final String GROUP = "fence.visible.g";
+    private static final String HOLDER_AGE = "sqlstreams.stream.fence.oldest_holder_age";
     private static final Duration RELEASED_WITHIN = Duration.ofSeconds(30);
 
     @Test
@@ -54,6 +57,7 @@ class GroupFenceTest extends EngineTestBase {
             assertThat(fences.get(0).moreHolders()).as("the idle producer holds it too").isEqualTo(1);
             assertThat(fences.get(0).describe()).matches("held for [0-9]+ s by no backend \\(xid " + preparedXid
                     + ", prepared as '" + gid + "'\\), 1 more holder");
+            assertThat(holderAge(stream)).isPositive();
 
             database.execute("ROLLBACK PREPARED '" + gid + "'");
             prepared = false;
@@ -67,6 +71,7 @@ class GroupFenceTest extends EngineTestBase {
             held.commit();
             await().atMost(RELEASED_WITHIN).until(() -> !stream.consumer(GROUP).fence().held());
             assertThat(stream.fences()).extracting(GroupFence::describe).containsExactly("not held", "not held");
+            assertThat(holderAge(stream)).isZero();
         } finally {
             if (prepared) {
                 database.execute("ROLLBACK PREPARED '" + gid + "'");
@@ -101,5 +106,10 @@ class GroupFenceTest extends EngineTestBase {
             statement.execute("PREPARE TRANSACTION '" + gid + "'");
             return xid;
         }
+    }
+
+    private static double holderAge(StreamHandle<Numbered> stream) {
+        return stream.metrics().snapshot().stream().filter(measurement -> measurement.name().equals(HOLDER_AGE))
+                .mapToDouble(Measurement::value).findFirst().orElseThrow();
     }
 }

@@ -88,7 +88,8 @@ class ResourceMetricsTest extends EngineTestBase {
         Map<String, Double> fresh = values(stream.metrics().snapshot());
         assertThat(fresh).containsEntry("sqlstreams.stream.state.partitions", 1.0)
                 .containsEntry("sqlstreams.stream.state.compacted", 0.0)
-                .containsEntry("sqlstreams.stream.workers.unclaimed", 1.0);
+                .containsEntry("sqlstreams.stream.workers.unclaimed", 1.0)
+                .containsEntry("sqlstreams.stream.fence.oldest_holder_age", 0.0);
         try (Producer<Order> producer = stream.producer().register()) {
             producer.produce(new Order(1), ProduceOptions.builder().messageKey("k")
                     .compaction(CompactionOptions.enabled()).build());
