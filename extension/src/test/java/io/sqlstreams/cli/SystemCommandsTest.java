@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.engine.EngineEnvironment;
 import io.sqlstreams.engine.client.EngineClient;
+import io.sqlstreams.engine.schema.DdlScope;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.Sql;
@@ -53,7 +54,8 @@ class SystemCommandsTest {
         Map<String, String> fields = TextTables.fields(run.outLines());
         assertThat(fields.keySet()).startsWith("system_id", "schema", "version", "min_compatible_version",
                 "manager_poll_rate", "metric_collector_poll_rate", "created_at", "streams", "live_instances");
-        assertThat(fields).containsEntry("schema", schema).containsEntry("version", "1")
+        assertThat(fields).containsEntry("schema", schema)
+                .containsEntry("version", String.valueOf(DdlScope.SYSTEM.buildVersion()))
                 .containsEntry("min_compatible_version", "0").containsEntry("manager_poll_rate", "10s")
                 .containsEntry("streams", "0").containsEntry("live_instances", "0");
     }
@@ -67,7 +69,7 @@ class SystemCommandsTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         JsonObject document = run.json().asJsonObject();
         assertThat(document.getString("schema")).isEqualTo(schema);
-        assertThat(document.getInt("version")).isEqualTo(1);
+        assertThat(document.getInt("version")).isEqualTo(DdlScope.SYSTEM.buildVersion());
         assertThat(document.getString("manager_poll_rate")).isEqualTo("30s");
         assertThat(document.getInt("streams")).isEqualTo(1);
         assertThat(document.getJsonNumber("system_id").longValue()).isPositive();

@@ -7,9 +7,9 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.GroupFence;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.ClaimQueries;
-import io.sqlstreams.engine.query.ClaimQueries.FenceHolder;
 import io.sqlstreams.engine.query.GroupIds;
 
 /**
@@ -49,7 +49,7 @@ final class FenceWatch {
             return;
         }
         warnedAt = now;
-        List<FenceHolder> holders = engine.database().autoCommit("naming the open producers of " + group.describe(),
+        List<GroupFence.Holder> holders = engine.database().autoCommit("naming the open producers of " + group.describe(),
                 connection -> queries.fenceHolders(connection, ids, observedXid, HOLDERS_NAMED));
         if (!holders.isEmpty()) {
             engine.diagnostics().event(Code.SQL0160, "fresh claims of " + group.describe() + " have waited "
@@ -64,7 +64,7 @@ final class FenceWatch {
         warnedAt = null;
     }
 
-    private static String describe(FenceHolder holder) {
+    private static String describe(GroupFence.Holder holder) {
         String backend = holder.pid() == null ? "no backend" : "pid " + holder.pid();
         String open = holder.open() == null ? "open for an unknown time"
                 : String.format(Locale.ROOT, "open %d s", holder.open().toSeconds());

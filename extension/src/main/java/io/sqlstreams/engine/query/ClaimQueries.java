@@ -10,6 +10,7 @@ import java.util.Optional;
 
 import io.sqlstreams.Concurrency;
 import io.sqlstreams.DeliveryLogMode;
+import io.sqlstreams.GroupFence;
 import io.sqlstreams.engine.sql.BoundStatement;
 import io.sqlstreams.engine.sql.Sql;
 
@@ -25,14 +26,6 @@ public final class ClaimQueries {
         public boolean idle() {
             return head == claimed && head == settledHead && head == pendingHead;
         }
-    }
-
-    /**
-     * An open transaction that produced into the stream and holds back its fresh claims: its backend ({@code null}
-     * when prepared), its xid, how long it has been open ({@code null} when PostgreSQL does not show its start to
-     * this role) and what it is doing ({@code idle in transaction}, {@code prepared as 'gid'}, …).
-     */
-    public record FenceHolder(Integer pid, String xid, Duration open, String state) {
     }
 
     /** The locked cursor row and which stored or new observation's fence has passed. */
@@ -112,16 +105,10 @@ public final class ClaimQueries {
     }
 
     /** The open producers, oldest first (at most {@code limit}), that hold back an observation of {@code xid}. */
-    public List<FenceHolder> fenceHolders(Connection connection, GroupIds group, String observedXid, int limit)
-            throws SQLException {
+    public List<GroupFence.Holder> fenceHolders(Connection connection, GroupIds group, String observedXid,
+                                                int limit) throws SQLException {
         try (BoundStatement holders = prepare(connection, "fence_holders", group)) {
-            return holders.bind("observed_xid", observedXid).bind("limit", limit).queryList(row -> {
-                int pid = row.getInt("pid");
-                Integer backend = row.wasNull() ? null : pid;
-                long openMillis = row.getLong("open_millis");
-                Duration open = row.wasNull() ? null : Duration.ofMillis(openMillis);
-                return new FenceHolder(backend, row.getString("xid"), open, row.getString("state"));
-            });
+            return holders.bind("observed_xid", observedXid).bind("limit", limit).queryList(FenceHolderRow::read);
         }
     }
 

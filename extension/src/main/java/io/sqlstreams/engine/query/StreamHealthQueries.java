@@ -3,7 +3,6 @@ package io.sqlstreams.engine.query;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,10 +54,7 @@ public final class StreamHealthQueries {
         if (holders == 0) {
             return new GroupFence(row.getString("consumer_group"), null, 0);
         }
-        Long openMillis = row.getObject("open_millis", Long.class);
-        return new GroupFence(row.getString("consumer_group"), new GroupFence.Holder(
-                row.getObject("pid", Integer.class), row.getString("xid"),
-                openMillis == null ? null : Duration.ofMillis(openMillis), row.getString("state")), holders - 1);
+        return new GroupFence(row.getString("consumer_group"), FenceHolderRow.read(row), holders - 1);
     }
 
     /** What the stream retains of one version, the same on each of the version's rows. */
