@@ -1,35 +1,27 @@
 package io.sqlstreams.engine.consume;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import io.sqlstreams.Code;
-import io.sqlstreams.engine.context.Engine;
-
 /**
  * Runs the units of a plain handler: a single message, or a key chain message after message. A queued message
- * starts only while its range's lease still holds its {@link LeaseBudget}; otherwise the range waits for a reclaim
- * (SQL0105). Each outcome goes to the range's commit as it arrives.
+ * starts only while its range's lease holds its {@link LeaseBudget}, renewed when it must be
+ * ({@link RangeLeaseRenewal}). Each outcome goes to the range's commit as it arrives.
  */
 final class ChainRunner<T> implements Dispatcher.UnitRunner {
-    private final Engine engine;
-    private final RegisteredGroup group;
     private final HandlerRunner<T> handlers;
     private final KeyedRunner<T> keyed;
     private final KeyChainGate gate;
     private final RangeCommitter committer;
-    private final LeaseBudget budget;
+    private final RangeLeaseRenewal renewal;
 
-    ChainRunner(Engine engine, RegisteredGroup group, HandlerRunner<T> handlers, KeyedRunner<T> keyed,
-                KeyChainGate gate, RangeCommitter committer, LeaseBudget budget) {
-        this.engine = engine;
-        this.group = group;
+    ChainRunner(HandlerRunner<T> handlers, KeyedRunner<T> keyed, KeyChainGate gate, RangeCommitter committer,
+                RangeLeaseRenewal renewal) {
         this.handlers = handlers;
         this.keyed = keyed;
         this.gate = gate;
         this.committer = committer;
-        this.budget = budget;
+        this.renewal = renewal;
     }
 
     /**
@@ -52,16 +44,7 @@ final class ChainRunner<T> implements Dispatcher.UnitRunner {
             return CompletableFuture.completedFuture(null);
         }
         Delivery delivery = chain.get(index);
-        Duration needed = budget.needed(delivery);
-        Duration left = Duration.between(engine.environment().clock().instant(), range.leaseDeadline());
-        if (left.compareTo(needed) < 0) {
-            range.markStale();
-            engine.diagnostics().event(Code.SQL0105, "queued message " + delivery.messageId() + " of " + group.describe()
-                    + " has " + left.toMillis() + " ms of lease left but needs " + needed.toMillis()
-                    + " ms; " + range.describe() + " waits for a reclaim");
-            return CompletableFuture.completedFuture(null);
-        }
-        if (!range.start()) {
+        if (!renewal.mayStart(range, delivery) || !range.start()) {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<DeliveryOutcome> run = unit.chain() ? handlers.run(delivery) : keyed.run(delivery);

@@ -1,5 +1,6 @@
 package io.sqlstreams.engine.consume;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,18 +15,21 @@ final class ClaimedRange {
     private final String token;
     private final long low;
     private final long high;
-    private final Instant leaseDeadline;
+    private final Duration leaseDuration;
+    private Instant leaseDeadline;
     private final List<Delivery> deliveries;
     private final Map<Long, DeliveryOutcome> outcomes;
     private int started;
     private boolean stale;
     private int keyLeasesHeld;
 
-    ClaimedRange(String token, long low, long high, Instant leaseDeadline, List<Delivery> deliveries) {
+    /** @param leasedAt when the lease was taken, read before the statement that took it */
+    ClaimedRange(String token, long low, long high, Instant leasedAt, Duration leaseDuration, List<Delivery> deliveries) {
         this.token = token;
         this.low = low;
         this.high = high;
-        this.leaseDeadline = leaseDeadline;
+        this.leaseDuration = leaseDuration;
+        this.leaseDeadline = leasedAt.plus(leaseDuration);
         this.deliveries = List.copyOf(deliveries);
         this.outcomes = new HashMap<>(deliveries.size() * 4 / 3 + 1);
     }
@@ -46,8 +50,18 @@ final class ClaimedRange {
         return high;
     }
 
-    Instant leaseDeadline() {
+    synchronized Instant leaseDeadline() {
         return leaseDeadline;
+    }
+
+    /** How long each lease of the range lasts: the first and every renewal. */
+    Duration leaseDuration() {
+        return leaseDuration;
+    }
+
+    /** The lease was renewed by a statement that started at {@code renewedAt}. */
+    synchronized void leaseRenewed(Instant renewedAt) {
+        leaseDeadline = renewedAt.plus(leaseDuration);
     }
 
     List<Delivery> deliveries() {
@@ -63,7 +77,7 @@ final class ClaimedRange {
         return true;
     }
 
-    /** Too little lease time is left to start its next message: the range waits for a reclaim. */
+    /** Nothing more of it may start: its lease is lost, or its commit failed and it waits for a reclaim. */
     synchronized void markStale() {
         stale = true;
     }

@@ -163,7 +163,7 @@ final class ConsumeSession<T> implements ConsumerSession {
         } else if (handler instanceof SessionHandler.Enlisted<T> enlisted) {
             units = new EnlistedRanges<>(payloadType, enlisted, rangeParts);
         } else {
-            units = new ChainRunner<>(engine, group, handlers, keyed, gate, committer, budget);
+            units = new ChainRunner<>(handlers, keyed, gate, committer, new RangeLeaseRenewal(engine, group, budget));
         }
         dispatcher = new Dispatcher(engine, group, queue, units, committer, options.resolvedMessageConcurrency());
         RangeReader reader = new RangeReader(engine, group, schemaVersion);

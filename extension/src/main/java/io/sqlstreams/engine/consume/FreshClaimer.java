@@ -81,7 +81,7 @@ final class FreshClaimer {
         List<Delivery> deliveries = engine.database().autoCommit("reading a claimed range of " + group.describe(),
                 connection -> reader.read(connection, leased.low(), leased.high(), config));
         counters.claimed.add(deliveries.size());
-        return new Poll(new ClaimedRange(leased.token(), leased.low(), leased.high(), claimStarted.plus(leaseDuration),
+        return new Poll(new ClaimedRange(leased.token(), leased.low(), leased.high(), claimStarted, leaseDuration,
                 deliveries), false);
     }
 
@@ -131,8 +131,8 @@ final class FreshClaimer {
         List<Delivery> deliveries = engine.database().autoCommit("reading a reclaimed range of " + group.describe(),
                 connection -> reader.read(connection, reclaimed.low(), reclaimed.high(), config));
         counters.claimed.add(deliveries.size());
-        return new Poll(new ClaimedRange(reclaimed.token(), reclaimed.low(), reclaimed.high(),
-                started.plus(leaseDuration), deliveries), false);
+        return new Poll(new ClaimedRange(reclaimed.token(), reclaimed.low(), reclaimed.high(), started, leaseDuration,
+                deliveries), false);
     }
 
     private void quarantine(Reclaimed range) {

@@ -190,7 +190,7 @@ final class KeyChainGate {
                 finished = List.copyOf(entry.getValue().finished);
                 entry.getValue().finished.clear();
             }
-            List<DispatchUnit> left = range.stale() ? List.of() : ask(range, chains, finished, null);
+            List<DispatchUnit> left = range.stale() ? refuseAll(chains) : ask(range, chains, finished, null);
             synchronized (waiting) {
                 if (left.isEmpty()) {
                     waiting.remove(range);
@@ -207,6 +207,12 @@ final class KeyChainGate {
                 scheduleRetry(RETRY);
             }
         }
+    }
+
+    /** The range's lease is lost: its waiting chains leave unrun, so their room in the local queue goes back. */
+    private List<DispatchUnit> refuseAll(List<DispatchUnit> chains) {
+        chains.forEach(chain -> outlet.refused(chain, "its range's lease was lost"));
+        return List.of();
     }
 
     /**

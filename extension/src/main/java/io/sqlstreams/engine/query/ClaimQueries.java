@@ -172,6 +172,24 @@ public final class ClaimQueries {
         }
     }
 
+    /** What a range lease renewal did: whether the lease was still held, and how many of its key leases it kept. */
+    public record Renewal(boolean renewed, long keyLeasesKept) {
+    }
+
+    /**
+     * Renews the unexpired range lease under {@code token} for {@code lease} and keeps its key leases at least
+     * {@code keyMargin} longer; not renewed when the lease was reclaimed or has expired.
+     */
+    public Renewal renewRange(Connection connection, GroupIds group, String token, Duration lease, Duration keyMargin)
+            throws SQLException {
+        try (BoundStatement renew = prepare(connection, "renew_range_lease", group)) {
+            return renew.bind("group_id", group.groupId()).bind("token", token)
+                    .bind("lease_micros", Micros.of(lease)).bind("key_margin_micros", Micros.of(keyMargin))
+                    .queryOne(row -> new Renewal(row.getLong("renewed") > 0, row.getLong("keys_kept")))
+                    .orElseThrow();
+        }
+    }
+
     /** Records a range's outcomes in one token-guarded statement and gives back the key leases under its token. */
     public Recorded recordRange(Connection connection, GroupIds group, RangeRecord range) throws SQLException {
         try (BoundStatement record = prepare(connection, "record_range", group)) {

@@ -162,6 +162,26 @@ UPDATE {schema}.claim_lease_{id}
 SET expires_at = now(), token = gen_random_uuid(), reclaims = greatest(reclaims - 1, -1)
 WHERE consumer_group_id = :group_id AND token = :token::uuid
 
+-- name: renew_range_lease
+-- Token-guarded and only while the lease has not expired: a range still running in its session gets a fresh lease,
+-- and the key leases its chains took under its token are kept at least as long (plus :key_margin_micros, as when
+-- they were taken), so no key it holds expires before the range. Nothing changes when the lease was reclaimed or
+-- has run out: the session then starts nothing more of the range.
+WITH renewed AS (
+    UPDATE {schema}.claim_lease_{id}
+    SET expires_at = now() + :lease_micros * interval '1 microsecond'
+    WHERE consumer_group_id = :group_id AND token = :token::uuid AND expires_at > now()
+    RETURNING 1
+),
+keys_kept AS (
+    UPDATE {schema}.message_key_lease_{id}
+    SET expires_at = greatest(expires_at, now() + (:lease_micros + :key_margin_micros) * interval '1 microsecond')
+    WHERE consumer_group_id = :group_id AND token = :token::uuid AND expires_at > now()
+      AND EXISTS (SELECT 1 FROM renewed)
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM renewed) AS renewed, (SELECT count(*) FROM keys_kept) AS keys_kept
+
 -- fragment: recorded_outcomes
 -- The CTEs that write a recording's outcome rows, only when the CTE owned returned a row (the lease was still
 -- held): the exception rows of messages that did not succeed and the audit rows its log mode keeps. A deferred

@@ -3,6 +3,7 @@ package io.sqlstreams.engine.consume;
 import static io.sqlstreams.engine.consume.Deliveries.parallel;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -131,6 +132,6 @@ class ClaimedRangeTest {
     }
 
     private static ClaimedRange range(List<Delivery> deliveries) {
-        return new ClaimedRange("token", 10, 20, Instant.parse("2026-01-01T00:01:00Z"), deliveries);
+        return new ClaimedRange("token", 10, 20, Instant.parse("2026-01-01T00:00:00Z"), Duration.ofMinutes(1), deliveries);
     }
 }

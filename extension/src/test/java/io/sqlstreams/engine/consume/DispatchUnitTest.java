@@ -8,6 +8,7 @@ import static io.sqlstreams.engine.consume.Deliveries.parallel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -68,6 +69,6 @@ class DispatchUnitTest {
     }
 
     private static ClaimedRange range(Delivery... deliveries) {
-        return new ClaimedRange("token", 0, 10, Instant.parse("2026-01-01T00:01:00Z"), List.of(deliveries));
+        return new ClaimedRange("token", 0, 10, Instant.parse("2026-01-01T00:00:00Z"), Duration.ofMinutes(1), List.of(deliveries));
     }
 }

@@ -201,17 +201,18 @@ class KeyChainGateTest {
     }
 
     @Test
-    void aStaleRangesWaitingChainsAreDroppedUnaskedToWaitForItsReclaim() {
+    void aStaleRangesWaitingChainsLeaveRefusedUnaskedSoTheirQueueRoomGoesBack() {
         keys.states.put("a", KeyState.BUSY);
         ClaimedRange range = range("r1", LEASE, exclusive(1, "a"));
-        gate.admit(range, DispatchUnit.of(range));
+        List<DispatchUnit> chains = DispatchUnit.of(range);
+        gate.admit(range, chains);
 
         range.markStale();
         retries.advance(KeyChainGate.RETRY);
 
-        assertThat(keys.calls).hasSize(1);
+        assertThat(keys.calls).as("a lost range's keys are not asked for again").hasSize(1);
         assertThat(outlet.admitted).isEmpty();
-        assertThat(outlet.refused).isEmpty();
+        assertThat(outlet.refused).containsExactly(tuple(chains.get(0), "its range's lease was lost"));
         assertThat(retries.pending()).isZero();
         assertThat(gate.close()).isEmpty();
     }
@@ -249,8 +250,7 @@ class KeyChainGateTest {
     }
 
     private ClaimedRange range(String token, Duration leaseLeft, Delivery... deliveries) {
-        Instant deadline = clock.instant().plus(leaseLeft);
-        return new ClaimedRange(token, 0, 100, deadline, List.of(deliveries));
+        return new ClaimedRange(token, 0, 100, clock.instant(), leaseLeft, List.of(deliveries));
     }
 
     @Test

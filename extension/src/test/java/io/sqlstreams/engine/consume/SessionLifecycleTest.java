@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -34,11 +35,11 @@ import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.MessageHandler;
-import io.sqlstreams.MessageOptions;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 import io.sqlstreams.engine.consume.SessionTestKit.Ledger;
 import io.sqlstreams.engine.consume.SessionTestKit.Rig;
+import io.sqlstreams.engine.consume.SessionTestKit.Run;
 import io.sqlstreams.engine.consume.SessionTestKit.Work;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.TestDatabase;
@@ -229,40 +230,43 @@ class SessionLifecycleTest {
         assertThat(rig.logger.withCode("SQL0041")).hasSize(1);
     }
 
-    /** The tunings of the start-guard test: the message ceiling the range lease is sized by. */
-    enum Ceiling {
-        /** messageMax = the 300 ms timeout: the lease exceeds what a message needs by the 1 ms queue margin only. */
-        MESSAGE_TIMEOUT(null),
-        /** A 450 ms ceiling: room for the range's first 250 ms handler, not for its second. */
-        RAISED(Duration.ofMillis(450));
+    /**
+     * The start guard: queueMargin 50 ms, recordMargin 1 ms, timeout 300 ms, batch 4, concurrency 1, handlers of
+     * 250 ms. A queued message that no longer has its timeout + grace + record margin of lease left renews the
+     * range's lease by its token before it starts, so the range runs on in this session: each message once, on the
+     * range path (attempt 1), with no SQL0105 and no reclaim. Before, the range waited for its lease to run out
+     * and a reclaim ran its first message again.
+     */
+    @Test
+    void queuedMessagesWithTooLittleLeaseLeftRenewItAndRunOnce() throws Exception {
+        List<Long> ids = rig.produceNumbered(4);
+        ConsumerSession session = startQuarterSecondHandlers(Duration.ofMillis(50));
 
-        private final Duration messageMax;
+        await().alias("committed").atMost(Duration.ofSeconds(20))
+                .until(() -> rig.stream.consumer(GROUP).inspect().committed() == ids.get(3));
+        session.close();
 
-        Ceiling(Duration messageMax) {
-            this.messageMax = messageMax;
+        for (long n = 1; n <= 4; n++) {
+            assertThat(ledger.runs(n)).as("runs of message %d", n).extracting(run -> run.meta().attempt())
+                    .containsExactly(1);
         }
+        assertThat(rig.logger.withCode("SQL0105")).isEmpty();
+        assertThat(rig.logger.withCode("SQL0026")).as("nothing was reclaimed").isEmpty();
+        assertThat(session.counters().reclaimed()).isZero();
+        assertThat(rig.stream.consumer(GROUP).inspect().exceptions()).isEmpty();
     }
 
     /**
-     * The start guard: queueMargin 1 ms, recordMargin 1 ms, timeout 300 ms, batch 4, concurrency 1, handlers of
-     * 250 ms. A queued message that no longer has its timeout + grace + record margin of lease left does not
-     * start (SQL0105); the range waits for a reclaim, and every message is eventually handled through reclaims
-     * (and, after MaxRangeReclaims, the quarantine's exception rows). Runs on the range path carry attempt 1, so
-     * the later messages of the range must never show a run with attempt 1.
+     * A lease only 1 ms longer than a run needs (queueMargin 1 ms, timeout 300 ms, handlers of 250 ms): not even a
+     * renewed lease leaves a queued message its timeout + grace + record margin once the renewal's round trip is
+     * spent, so the message does not start (SQL0105) and the range waits for a reclaim. Every message is still
+     * handled, through reclaims and, after MaxRangeReclaims, the quarantine's exception rows; the later messages of
+     * the range never start on the range path (attempt 1).
      */
-    @ParameterizedTest
-    @EnumSource(Ceiling.class)
-    void queuedMessagesWithoutEnoughLeaseDoNotStart(Ceiling ceiling) throws Exception {
-        Duration timeout = Duration.ofMillis(300);
-        ConsumerConfig declaration = quickRetries(3, timeout).toBuilder()
-                .messageMax(ceiling.messageMax == null ? null
-                        : MessageOptions.builder().timeout(ceiling.messageMax).build())
-                .build();
+    @Test
+    void aLeaseNoLongerThanARunNeedsLeavesTheRangeToItsReclaim() throws Exception {
         List<Long> ids = rig.produceNumbered(4);
-        ConsumerSession session = rig.start(rig.register(GROUP, declaration),
-                ledger.handler("guarded", run -> Thread.sleep(250)),
-                fastSession().queueMargin(Duration.ofMillis(1)).recordMargin(Duration.ofMillis(1))
-                        .batchLimit(4).messageConcurrency(1).build());
+        ConsumerSession session = startQuarterSecondHandlers(Duration.ofMillis(1));
 
         await().alias("every message handled").atMost(Duration.ofSeconds(20))
                 .until(() -> ledger.handled().size() == 4);
@@ -270,24 +274,64 @@ class SessionLifecycleTest {
                 .until(() -> rig.stream.consumer(GROUP).inspect().committed() == ids.get(3));
         session.close();
 
-        System.out.println("start guard (" + ceiling + "): runs per message "
-                + LongStream.rangeClosed(1, 4).mapToObj(n -> n + "=" + ledger.runs(n).stream()
-                .map(run -> String.valueOf(run.meta().attempt())).toList()).toList()
-                + ", SQL0105 x" + rig.logger.withCode("SQL0105").size()
-                + ", SQL0026 x" + rig.logger.withCode("SQL0026").size()
-                + ", SQL0027 x" + rig.logger.withCode("SQL0027").size());
         assertThat(rig.logger.withCode("SQL0105")).as("SQL0105 logged").isNotEmpty()
-                .allSatisfy(line -> assertThat(line).contains("waits for a reclaim"));
+                .allSatisfy(line -> assertThat(line).contains("even its renewed lease is too short"));
         assertThat(rig.logger.withCode("SQL0026")).as("the range was reclaimed").isNotEmpty();
         for (long later = 2; later <= 4; later++) {
             assertThat(ledger.runs(later)).as("message %d never started on the range path", later)
                     .extracting(run -> run.meta().attempt()).doesNotContain(1);
         }
-        if (ceiling == Ceiling.RAISED) {
-            assertThat(ledger.runs(1)).as("the range's first message started on every claim of the range")
-                    .extracting(run -> run.meta().attempt()).contains(1);
-        }
         assertThat(rig.stream.consumer(GROUP).inspect().dead()).isZero();
+        assertThat(rig.stream.consumer(GROUP).inspect().exceptions()).isEmpty();
+    }
+
+    /** A session of 250 ms handlers with a 300 ms timeout, batch 4, one at a time, and a 1 ms record margin. */
+    private ConsumerSession startQuarterSecondHandlers(Duration queueMargin) throws InterruptedException {
+        return rig.start(rig.register(GROUP, quickRetries(3, Duration.ofMillis(300))),
+                ledger.handler("guarded", run -> Thread.sleep(250)),
+                fastSession().queueMargin(queueMargin).recordMargin(Duration.ofMillis(1))
+                        .batchLimit(4).messageConcurrency(1).build());
+    }
+
+    /**
+     * A lease lost while its range waits in the session: message 1 holds the handler while another instance
+     * (played by the test) takes the range's lease over, and returns only once the 50 ms queue margin is spent.
+     * Message 2 then needs a renewal, which finds the token gone: nothing more of the range starts here (SQL0105). Once the lease the test holds expires, the session
+     * reclaims the range itself and runs it whole: message 1 a second time, the others once.
+     */
+    @Test
+    void aSessionWhoseRangeLeaseWasTakenOverStartsNothingMoreOfIt() throws Exception {
+        List<Long> ids = rig.produceNumbered(4);
+        CountDownLatch release = new CountDownLatch(1);
+        ConsumerSession session = rig.start(rig.register(GROUP, quickRetries(3, Duration.ofSeconds(2))),
+                ledger.handler("guarded", run -> release.await()),
+                fastSession().queueMargin(Duration.ofMillis(50)).recordMargin(Duration.ofMillis(1))
+                        .batchLimit(4).messageConcurrency(1).build());
+        Run first = ledger.awaitFirstRun(1, Duration.ofSeconds(10));
+
+        assertThat(rig.leaseRows("UPDATE {schema}.claim_lease_" + rig.streamId() + " SET token = gen_random_uuid(),"
+                + " expires_at = now() + interval '1 hour' WHERE consumer_group_id = ?", rig.groupId(GROUP)))
+                .as("the range's lease taken over").isOne();
+        await().alias("the queue margin spent, so message 2 must renew").atMost(Duration.ofSeconds(1))
+                .until(() -> Instant.now().isAfter(first.at().plusMillis(100)));
+        release.countDown();
+        await().alias("SQL0105").atMost(Duration.ofSeconds(10))
+                .until(() -> !rig.logger.withCode("SQL0105").isEmpty());
+        assertThat(rig.logger.withCode("SQL0105")).singleElement().asString()
+                .contains("reclaimed by another instance");
+        assertThat(ledger.handled()).as("nothing after message 1 started on the lost lease").containsExactly(1L);
+
+        assertThat(rig.leaseRows("UPDATE {schema}.claim_lease_" + rig.streamId() + " SET expires_at = now()"
+                + " WHERE consumer_group_id = ?", rig.groupId(GROUP))).as("the other instance's lease ran out").isOne();
+        await().alias("committed").atMost(Duration.ofSeconds(20))
+                .until(() -> rig.stream.consumer(GROUP).inspect().committed() == ids.get(3));
+        session.close();
+
+        assertThat(ledger.runs(1)).extracting(run -> run.meta().attempt()).containsExactly(1, 1);
+        for (long n = 2; n <= 4; n++) {
+            assertThat(ledger.runs(n)).as("runs of message %d", n).hasSize(1);
+        }
+        assertThat(session.counters().reclaimed()).isOne();
         assertThat(rig.stream.consumer(GROUP).inspect().exceptions()).isEmpty();
     }
 

@@ -167,6 +167,17 @@ final class SessionTestKit {
             return rows.isEmpty() ? null : rows.get(0);
         }
 
+        /** Runs an update of the stream's lease rows behind the library's back; returns the rows it changed. */
+        int leaseRows(String update, Object... arguments) throws SQLException {
+            try (Connection connection = database.dataSource().getConnection();
+                 PreparedStatement statement = connection.prepareStatement(expand(update))) {
+                for (int i = 0; i < arguments.length; i++) {
+                    statement.setObject(i + 1, arguments[i]);
+                }
+                return statement.executeUpdate();
+            }
+        }
+
         /** The SQL0041 lines of one session. */
         List<String> stopLines(ConsumerSession session) {
             return logger.withCode("SQL0041").stream().filter(line -> line.contains("session=" + session.id() + " "))

@@ -25,6 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.sqlstreams.Concurrency;
+import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageOptions;
@@ -347,6 +348,33 @@ class OrderedKeyTest extends OrderedKeyKit.RigTest {
         rig.start(GROUP, ordered, ledger.handler((payload, run) -> { }), session().build());
         await().atMost(WAIT).untilAsserted(() -> assertThat(ledger.succeeded(GROUP)).hasSize(10));
         assertThat(ledger.successOrder(GROUP, "k")).containsExactlyElementsOf(ids);
+    }
+
+    /**
+     * One ordered key's range of four messages whose handlers take 1 s each, at the default options but for a 2 s
+     * queue margin (the default is 15 s): its fourth message would start about 3 s after the claim, when less of
+     * the lease is left than a run needs (30 s timeout + grace + record margin). The range's lease is renewed by
+     * its token, with the key's lease, so the chain runs on in order, each message once on the range path, instead
+     * of waiting for the lease to run out (34.1 s here) and for a reclaim that would run its first messages again.
+     */
+    @Test
+    void aKeyedRangeWhoseQueueOutlastsTheQueueMarginRenewsItsLeaseAndRunsOnWithoutWaitingForItsExpiry()
+            throws Exception {
+        List<Long> ids = rig.produceInOrder(List.of(item("k", 1), item("k", 2), item("k", 3), item("k", 4)));
+        ConsumerSession session = rig.start(GROUP,
+                ConsumerConfig.builder().concurrencyOverride(Concurrency.ORDERED).build(),
+                ledger.handler((payload, run) -> Thread.sleep(1000)),
+                ConsumeOptions.builder().queueMargin(Duration.ofSeconds(2)).build());
+
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(ledger.succeeded(GROUP)).containsExactlyInAnyOrderElementsOf(ids);
+            assertThat(rig.committed(GROUP)).isEqualTo(ids.get(3));
+        });
+        assertThat(ids).allSatisfy(id -> assertThat(ledger.runsOf(GROUP, id)).as("runs of %d", id).hasSize(1));
+        assertThat(ledger.successOrder(GROUP, "k")).containsExactlyElementsOf(ids);
+        assertThat(rig.sessionWarnings("SQL0105")).isEmpty();
+        assertThat(session.counters().deferred()).as("none went to the exception path").isZero();
+        assertThat(rig.exceptions(GROUP)).isEmpty();
     }
 
     private static ProduceItem<Keyed> item(String key, long n) {
