@@ -12,6 +12,7 @@ import java.util.function.Function;
 import io.sqlstreams.BatcherConfig;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.loop.NamedThreads;
 
 /**
  * Groups concurrent produce calls into shared transactions. Commit-driven, with no linger timer: while no batch
@@ -20,7 +21,8 @@ import io.sqlstreams.SqlStreamsException;
  * batch (maxSize) is waiting: batches then grow with the load instead of being split into many small
  * transactions, each paying the statement's and the commit's fixed cost. A batch that fails permanently is
  * retried message by message, so one caller's bad message fails only that caller. Workers start on first use
- * and stop on {@link #close()} once the queue is drained.
+ * and stop on {@link #close()} once the queue is drained. They are named {@code sqlstreams-produce-<stream>-<n>},
+ * n counting from 1 for each thread this batcher starts.
  */
 final class AutoBatcher implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
@@ -28,13 +30,17 @@ final class AutoBatcher implements AutoCloseable {
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
     private final int maxSize;
     private final int workerCount;
+    private final String streamName;
     private final ThreadFactory threads;
     private final Function<List<PreparedMessage>, List<ProduceResult>> writer;
     private final List<Thread> workers = new ArrayList<>();
+    private int started;
     private int committing;
     private boolean closed;
 
-    AutoBatcher(BatcherConfig config, ThreadFactory threads, Function<List<PreparedMessage>, List<ProduceResult>> writer) {
+    AutoBatcher(String streamName, BatcherConfig config, ThreadFactory threads,
+                Function<List<PreparedMessage>, List<ProduceResult>> writer) {
+        this.streamName = streamName;
         this.maxSize = config.resolvedMaxSize();
         this.workerCount = config.resolvedConcurrencyLimit();
         this.threads = threads;
@@ -61,7 +67,9 @@ final class AutoBatcher implements AutoCloseable {
 
     private void startWorkers() {
         while (workers.size() < workerCount) {
-            Thread worker = threads.newThread(this::work);
+            started++;
+            Thread worker = NamedThreads.of(threads, "sqlstreams-produce-" + streamName + "-" + started)
+                    .newThread(this::work);
             workers.add(worker);
             worker.start();
         }

@@ -45,7 +45,7 @@ public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
         this.writer = new ProduceWriter(engine, stream.id(), stream.name(),
                 new ProduceStatement(engine.sql(), stream.id()), partitions,
                 config.resolvedBatch().resolvedAttemptTimeout());
-        this.batcher = new AutoBatcher(config.resolvedBatch(), engine.environment().threadFactory(),
+        this.batcher = new AutoBatcher(stream.name(), config.resolvedBatch(), engine.environment().threadFactory(),
                 writer::inOwnTransaction);
     }
 

@@ -169,7 +169,7 @@ class AutoBatcherTest {
     // ---------------------------------------------------------------------------------------------------
 
     private AutoBatcher batcher(int maxSize, int workers) {
-        AutoBatcher batcher = new AutoBatcher(new BatcherConfig(maxSize, workers, null, null),
+        AutoBatcher batcher = new AutoBatcher("batcher.test", new BatcherConfig(maxSize, workers, null, null),
                 EngineEnvironment.daemonThreads("batcher-test-"), writer);
         batchers.add(batcher);
         return batcher;
