@@ -10,9 +10,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 import io.sqlstreams.BatcherConfig;
+import io.sqlstreams.Code;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.loop.NamedThreads;
 
 /**
  * Groups concurrent produce calls into shared transactions. Commit-driven, with no linger timer: while no batch
@@ -23,6 +23,13 @@ import io.sqlstreams.engine.loop.NamedThreads;
  * retried message by message, so one caller's bad message fails only that caller. Workers start on first use
  * and stop on {@link #close()} once the queue is drained. They are named {@code sqlstreams-produce-<stream>-<n>},
  * n counting from 1 for each thread this batcher starts.
+ *
+ * <p>Every submitted message gets an answer. A write that fails without a code (a bug, an {@link Error}) fails its
+ * callers with SQL0019, since it may have committed. A worker that is interrupted ends once its batch is answered
+ * (it takes no new batch with its interrupt set), as does one that fails outside a write; either is replaced at
+ * once while the producer is open or messages are queued. When the last worker ends and the thread factory gives
+ * no replacement, the queued messages fail with SQL0113, not written, and so does every later submit until a
+ * worker can start again.
  */
 final class AutoBatcher implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
@@ -54,7 +61,10 @@ final class AutoBatcher implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("the producer is closed");
             }
-            startWorkers();
+            Throwable refused = startWorkers();
+            if (workers.isEmpty()) {
+                throw noWorker("no batching worker could be started", refused);
+            }
             queue.add(request);
             if (queue.size() == 1 || queue.size() == maxSize) {
                 signalIfABatchMayStart();
@@ -65,38 +75,102 @@ final class AutoBatcher implements AutoCloseable {
         return request.result();
     }
 
-    private void startWorkers() {
-        while (workers.size() < workerCount) {
-            started++;
-            Thread worker = NamedThreads.of(threads, "sqlstreams-produce-" + streamName + "-" + started)
-                    .newThread(this::work);
-            workers.add(worker);
-            worker.start();
-        }
-    }
-
-    private void work() {
-        while (true) {
-            List<Request> batch = nextBatch();
-            if (batch == null) {
-                return;
-            }
-            try {
-                commit(batch);
-            } finally {
-                lock.lock();
+    /**
+     * Starts workers up to the limit (under the lock). Returns null when they all run, else why the factory gave
+     * no more: it threw, returned no thread, or the thread did not start.
+     */
+    private Throwable startWorkers() {
+        try {
+            while (workers.size() < workerCount) {
+                started++;
+                Thread worker = threads.newThread(this::work);
+                if (worker == null) {
+                    throw new IllegalStateException("the thread factory refused a thread");
+                }
+                worker.setName("sqlstreams-produce-" + streamName + "-" + started);
+                workers.add(worker);
                 try {
-                    committing--;
-                    wakeWorkers();
-                } finally {
-                    lock.unlock();
+                    worker.start();
+                } catch (RuntimeException | Error failed) {
+                    workers.remove(worker);
+                    throw failed;
                 }
             }
+            return null;
+        } catch (RuntimeException | Error refused) {
+            return refused;
         }
     }
 
-    /** The next batch to commit, counted as committing; null once closed and drained (or interrupted). */
-    private List<Request> nextBatch() {
+    /** Commits batches until closed and drained, or until interrupted; then {@link #retire}s. */
+    private void work() {
+        Throwable ended = null;
+        try {
+            while (true) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while committing");
+                }
+                List<Request> batch = nextBatch();
+                if (batch == null) {
+                    return;
+                }
+                try {
+                    commit(batch);
+                } finally {
+                    lock.lock();
+                    try {
+                        committing--;
+                        wakeWorkers();
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }
+        } catch (InterruptedException | RuntimeException | Error unexpected) {
+            ended = unexpected;
+        } finally {
+            retire(ended);
+        }
+        if (ended instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The ending worker leaves; while the producer is open or messages are queued, workers are started up to the
+     * limit again. When none is left and none can start, every queued message fails with SQL0113.
+     */
+    private void retire(Throwable ended) {
+        lock.lock();
+        try {
+            workers.remove(Thread.currentThread());
+            if (closed && queue.isEmpty()) {
+                return;
+            }
+            Throwable refused = startWorkers();
+            if (workers.isEmpty()) {
+                SqlStreamsException failure = noWorker("the producer's last batching worker "
+                        + (ended instanceof InterruptedException ? "was interrupted" : "failed: " + ended)
+                        + " and no thread could be started to replace it", refused);
+                if (ended != null) {
+                    failure.addSuppressed(ended);
+                }
+                queue.forEach(request -> request.result().completeExceptionally(failure));
+                queue.clear();
+            }
+            wakeWorkers();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private SqlStreamsException noWorker(String why, Throwable refused) {
+        return new SqlStreamsException(Code.SQL0113, "producing to stream \"" + streamName + "\": " + why
+                + "; the message was not written", refused);
+    }
+
+    /** The next batch to commit, counted as committing; null once closed and drained. */
+    private List<Request> nextBatch() throws InterruptedException {
         lock.lock();
         try {
             while (!aBatchMayStart()) {
@@ -112,8 +186,6 @@ final class AutoBatcher implements AutoCloseable {
             committing++;
             wakeWorkers();
             return batch;
-        } catch (InterruptedException interrupted) {
-            return null;
         } finally {
             lock.unlock();
         }
@@ -155,32 +227,51 @@ final class AutoBatcher implements AutoCloseable {
                 batch.forEach(request -> request.result().completeExceptionally(failure));
             }
         } catch (RuntimeException | Error failure) {
-            batch.forEach(request -> request.result().completeExceptionally(failure));
+            SqlStreamsException unknown = new SqlStreamsException(Code.SQL0019, "producing to stream \""
+                    + streamName + "\": the batch's write failed unexpectedly (" + failure
+                    + "), so its messages may or may not have been written", failure);
+            batch.forEach(request -> request.result().completeExceptionally(unknown));
         }
     }
 
-    /** Lets the workers commit everything already queued, then stops them. */
+    /**
+     * Lets the workers commit everything already queued, then stops them; waits for replacements too. An interrupt
+     * of the wait returns at once, the interrupt set, and the workers go on draining.
+     */
     @Override
     public void close() {
-        List<Thread> running;
         lock.lock();
         try {
             if (closed) {
                 return;
             }
             closed = true;
-            running = List.copyOf(workers);
             mayStart.signalAll();
         } finally {
             lock.unlock();
         }
-        for (Thread worker : running) {
+        for (Thread worker = anyWorker(); worker != null; worker = anyWorker()) {
             try {
                 worker.join();
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
                 return;
             }
+            lock.lock();
+            try {
+                workers.remove(worker);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private Thread anyWorker() {
+        lock.lock();
+        try {
+            return workers.isEmpty() ? null : workers.get(0);
+        } finally {
+            lock.unlock();
         }
     }
 

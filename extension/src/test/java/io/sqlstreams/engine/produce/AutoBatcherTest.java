@@ -2,6 +2,7 @@ package io.sqlstreams.engine.produce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -14,7 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -36,6 +39,7 @@ import io.sqlstreams.engine.EngineEnvironment;
  */
 class AutoBatcherTest {
     private static final Duration PATIENCE = Duration.ofSeconds(10);
+    private static final ThreadFactory DAEMONS = EngineEnvironment.daemonThreads("batcher-test-");
 
     private final ScriptedWriter writer = new ScriptedWriter();
     private final List<AutoBatcher> batchers = new ArrayList<>();
@@ -133,6 +137,7 @@ class AutoBatcherTest {
         assertThat(writer.batches).containsExactly(List.of(1), List.of(2, 3, 4), List.of(2), List.of(3), List.of(4));
     }
 
+    /** A coded failure reaches the callers as it is; any other may have come after the commit: SQL0019. */
     @ParameterizedTest
     @MethodSource("failuresOfTheWholeBatch")
     void aFailureNotDueToOneMessageFailsEveryCallerOfTheBatchAndTheWorkerGoesOn(Throwable failure)
@@ -142,7 +147,13 @@ class AutoBatcherTest {
         List<CompletableFuture<ProduceResult>> results = submitBehindABlockedBatch(batcher);
 
         for (CompletableFuture<ProduceResult> result : results) {
-            assertThat(failureOf(result)).isSameAs(failure);
+            Throwable failed = failureOf(result);
+            if (failure instanceof SqlStreamsException) {
+                assertThat(failed).isSameAs(failure);
+            } else {
+                assertThat(codeOf(failed)).isEqualTo(Code.SQL0019);
+                assertThat(failed).hasCause(failure).hasMessageContaining("may or may not have been written");
+            }
         }
         assertThat(writer.batches).as("not split up").containsExactly(List.of(1), List.of(2, 3, 4));
         assertThat(batcher.submit(message(5)).get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
@@ -153,6 +164,81 @@ class AutoBatcherTest {
         return Stream.of(new SqlStreamsException(Code.SQL0110, "PostgreSQL is down"),
                 new IllegalStateException("the pool is closed"),
                 new OutOfMemoryError("Java heap space"));
+    }
+
+    @Test
+    void anInterruptedIdleWorkerEndsAndAFreshOneServesTheNextMessage() throws Exception {
+        AutoBatcher batcher = batcher(10, 1);
+        assertThat(batcher.submit(message(1)).get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .isEqualTo(new ProduceResult(1, false));
+        Thread first = writer.writers.get(1);
+
+        first.interrupt();
+        first.join(PATIENCE.toMillis());
+
+        assertThat(first.isAlive()).as("the interrupted worker ended").isFalse();
+        assertThat(batcher.submit(message(2)).get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .isEqualTo(new ProduceResult(2, false));
+        assertThat(List.of(first.getName(), writer.writers.get(2).getName()))
+                .containsExactly("sqlstreams-produce-batcher.test-1", "sqlstreams-produce-batcher.test-2");
+    }
+
+    /**
+     * The only worker is interrupted inside a write (which the scripted writer gives up without a code) while
+     * three messages wait, and the factory then refuses threads, as a stopping server's does: the write's caller
+     * learns its outcome is unknown, the waiting ones that they were not written, a later submit fails at once,
+     * and once threads come again the batcher serves again.
+     */
+    @Test
+    void whenNoThreadCanReplaceAnInterruptedWorkerEveryWaitingAndLaterMessageFailsWithSql0113() throws Exception {
+        IllegalStateException stopping = new IllegalStateException("the server is stopping");
+        AtomicInteger threadsLeft = new AtomicInteger(1);
+        AutoBatcher batcher = batcher(10, 1, task -> {
+            if (threadsLeft.getAndDecrement() > 0) {
+                return DAEMONS.newThread(task);
+            }
+            throw stopping;
+        });
+        Held first = writeAndHold(batcher, 1);
+        List<CompletableFuture<ProduceResult>> queued = submit(batcher, 2, 4);
+
+        writer.writers.get(1).interrupt();
+
+        assertThat(codeOf(failureOf(first.result()))).as("the interrupted write").isEqualTo(Code.SQL0019);
+        for (CompletableFuture<ProduceResult> result : queued) {
+            Throwable failed = failureOf(result);
+            assertThat(codeOf(failed)).isEqualTo(Code.SQL0113);
+            assertThat(failed).hasCause(stopping).hasMessageContaining("was interrupted")
+                    .hasMessageContaining("not written");
+        }
+        assertThat(writer.batches).as("2, 3 and 4 never reached the writer").containsExactly(List.of(1));
+        Throwable later = catchThrowable(() -> batcher.submit(message(5)));
+        assertThat(codeOf(later)).isEqualTo(Code.SQL0113);
+        assertThat(later).hasCause(stopping);
+
+        threadsLeft.set(1);
+        assertThat(batcher.submit(message(6)).get(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                .isEqualTo(new ProduceResult(6, false));
+    }
+
+    @Test
+    void aWorkerInterruptedWhileClosingIsReplacedUntilTheQueueIsDrained() throws Exception {
+        AutoBatcher batcher = batcher(2, 1);
+        Held first = writeAndHold(batcher, 1);
+        List<CompletableFuture<ProduceResult>> queued = submit(batcher, 2, 4);
+        Thread closer = closeInBackground(batcher);
+
+        writer.writers.get(1).interrupt();
+        closer.join(PATIENCE.toMillis());
+
+        assertThat(closer.isAlive()).as("close returned").isFalse();
+        assertThat(codeOf(failureOf(first.result()))).isEqualTo(Code.SQL0019);
+        for (int n = 2; n <= 4; n++) {
+            assertThat(queued.get(n - 2)).as("message %d", n).isCompletedWithValue(new ProduceResult(n, false));
+        }
+        assertThat(writer.batches).containsExactly(List.of(1), List.of(2, 3), List.of(4));
+        assertThat(writer.writers.get(2)).as("a replacement wrote them").isNotSameAs(writer.writers.get(1))
+                .matches(thread -> !thread.isAlive());
     }
 
     @Test
@@ -169,8 +255,12 @@ class AutoBatcherTest {
     // ---------------------------------------------------------------------------------------------------
 
     private AutoBatcher batcher(int maxSize, int workers) {
+        return batcher(maxSize, workers, DAEMONS);
+    }
+
+    private AutoBatcher batcher(int maxSize, int workers, ThreadFactory threads) {
         AutoBatcher batcher = new AutoBatcher("batcher.test", new BatcherConfig(maxSize, workers, null, null),
-                EngineEnvironment.daemonThreads("batcher-test-"), writer);
+                threads, writer);
         batchers.add(batcher);
         return batcher;
     }
@@ -210,6 +300,11 @@ class AutoBatcherTest {
             return failed.getCause();
         }
         throw new AssertionError("the produce succeeded");
+    }
+
+    private static Code codeOf(Throwable failure) {
+        assertThat(failure).isInstanceOf(SqlStreamsException.class);
+        return ((SqlStreamsException) failure).code();
     }
 
     private static PreparedMessage message(int n) {

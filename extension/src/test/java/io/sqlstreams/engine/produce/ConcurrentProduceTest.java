@@ -11,9 +11,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -207,10 +210,7 @@ class ConcurrentProduceTest extends ProduceTestBase {
         Map<String, Long> acks = outcome.acks();
         assertThat(acks).isNotEmpty();
         assertThat(acks.values()).doesNotHaveDuplicates();
-        Map<String, List<Long>> logged = new HashMap<>();
-        for (List<Object> row : sql.rows("SELECT id, payload->>'marker' FROM {s}.message_log_" + stream.id())) {
-            logged.computeIfAbsent((String) row.get(1), marker -> new ArrayList<>()).add((Long) row.get(0));
-        }
+        Map<String, List<Long>> logged = loggedMarkers(stream);
         assertThat(messages(database, stream.id())).as("rows == acks").isEqualTo(acks.size());
         assertThat(claims(database, stream.id())).isEqualTo(acks.size());
         List<String> mismatched = new ArrayList<>();
@@ -234,6 +234,102 @@ class ConcurrentProduceTest extends ProduceTestBase {
                     highest / outcome.partitionSize(), missing);
             assertThat(acks.values()).noneMatch(id -> missing.contains(id / outcome.partitionSize()));
         }
+    }
+
+    /** The ids in the stream's log by the marker of their payload. */
+    private Map<String, List<Long>> loggedMarkers(Stream stream) throws SQLException {
+        Map<String, List<Long>> logged = new HashMap<>();
+        for (List<Object> row : sql.rows("SELECT id, payload->>'marker' FROM {s}.message_log_" + stream.id())) {
+            logged.computeIfAbsent((String) row.get(1), marker -> new ArrayList<>()).add((Long) row.get(0));
+        }
+        return logged;
+    }
+
+    /**
+     * Issue 45: every batching worker of a producer, found by the name the engine gives it, is interrupted in twelve
+     * rounds while 16 callers produce without pause, and each round must be followed by more answered calls. Once
+     * the callers stop, every call has returned within the deadline with its id or a coded failure; every
+     * acknowledged message is in the log exactly once, a failed one is absent unless its code says the outcome is
+     * unknown (SQL0019: then at most once), nothing else is in the log, and the producer still produces. The
+     * interrupted workers end (their interrupt is honoured) and replacements serve instead, never more than the
+     * producer's concurrency limit at a time.
+     */
+    @Test
+    void interruptingTheBatchingWorkersLeavesNoProduceWithoutAnAnswer() throws Exception {
+        String name = "concurrent.interrupted";
+        Stream stream = clients.get(0).stream(name, Tick.class).register();
+        Producer<Tick> producer = producer(0, name, Tick.class);
+        Map<String, Long> acks = new ConcurrentHashMap<>();
+        Map<String, Code> failures = new ConcurrentHashMap<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Future<Integer>> callers = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+            String caller = "c" + t;
+            callers.add(threads.submit(() -> {
+                int calls = 0;
+                while (!stop.get()) {
+                    String marker = caller + "-" + calls++;
+                    try {
+                        acks.put(marker, producer.produce(new Tick(marker)).id());
+                    } catch (SqlStreamsException failure) {
+                        failures.put(marker, failure.code());
+                    }
+                }
+                return calls;
+            }));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> acks.size() >= 200);
+        Set<Thread> interrupted = new HashSet<>();
+        for (int round = 1; round <= 12; round++) {
+            int answered = acks.size() + failures.size();
+            List<Thread> workers = batchingWorkers(name);
+            assertThat(workers).as("round %d: the producer's batching workers", round).isNotEmpty();
+            workers.forEach(Thread::interrupt);
+            interrupted.addAll(workers);
+            await("round " + round + ": calls answered after the interrupt").atMost(Duration.ofSeconds(20))
+                    .until(() -> acks.size() + failures.size() >= answered + 200);
+        }
+        stop.set(true);
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        int calls = 0;
+        for (Future<Integer> caller : callers) {
+            calls += caller.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+
+        Map<Code, Long> byCode = new HashMap<>();
+        failures.values().forEach(code -> byCode.merge(code, 1L, Long::sum));
+        System.out.printf("%s: %d calls, %d acknowledged, failed by code %s, %d workers interrupted%n", name, calls,
+                acks.size(), byCode, interrupted.size());
+        assertThat(acks.size() + failures.size()).as("every call answered").isEqualTo(calls);
+        Map<String, List<Long>> logged = loggedMarkers(stream);
+        List<String> wrong = new ArrayList<>();
+        acks.forEach((marker, id) -> {
+            if (!List.of(id).equals(logged.get(marker))) {
+                wrong.add(marker + " acknowledged as " + id + " but logged as " + logged.get(marker));
+            }
+        });
+        failures.forEach((marker, code) -> {
+            List<Long> ids = logged.getOrDefault(marker, List.of());
+            if (code == Code.SQL0019 ? ids.size() > 1 : !ids.isEmpty()) {
+                wrong.add(marker + " failed with " + code + " but logged as " + ids);
+            }
+        });
+        logged.keySet().stream().filter(marker -> !acks.containsKey(marker) && !failures.containsKey(marker))
+                .forEach(marker -> wrong.add(marker + " logged but never produced"));
+        assertThat(wrong).isEmpty();
+        assertThat(producer.produce(new Tick("after")).duplicate()).isFalse();
+        await("the interrupted workers ended").atMost(Duration.ofSeconds(20))
+                .until(() -> interrupted.stream().noneMatch(Thread::isAlive));
+        assertThat(batchingWorkers(name)).as("workers serving now").isNotEmpty()
+                .hasSizeLessThanOrEqualTo(ProducerConfig.defaults().resolvedBatch().resolvedConcurrencyLimit())
+                .doesNotContainAnyElementsOf(interrupted);
+    }
+
+    /** The live threads of the batcher of a producer on {@code streamName}, by the name the engine gives them. */
+    private static List<Thread> batchingWorkers(String streamName) {
+        String prefix = "sqlstreams-produce-" + streamName + "-";
+        return Thread.getAllStackTraces().keySet().stream().filter(thread -> thread.getName().startsWith(prefix))
+                .toList();
     }
 
     @Test
