@@ -4,7 +4,7 @@ package io.sqlstreams.engine.maintenance;
 public enum JanitorStep {
     /** Create the partition that holds the next id and the one after it (counts partitions created). */
     CREATE_AHEAD("create_ahead"),
-    /** Drop whole partitions below the active one whose newest message is past retention (counts partitions). */
+    /** Drop whole partitions below the active one holding nothing younger than retention, empty ones too (counts). */
     DROP_EXPIRED_PARTITIONS("drop_expired_partitions"),
     /** Delete expired messages from the front of every partition, in batches (counts messages). */
     SWEEP_EXPIRED_MESSAGES("sweep_expired_messages"),

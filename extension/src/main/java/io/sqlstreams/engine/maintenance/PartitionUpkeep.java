@@ -49,10 +49,11 @@ final class PartitionUpkeep {
     }
 
     /**
-     * Drops each partition strictly below the active one (the one holding the newest id) whose newest message is
-     * at least RetentionTTL old and, unless the stream allows dropping past committed, whose last id the slowest
-     * group has committed; with the partition go its exception, delivery-log and compaction-head rows, in the same
-     * transaction. A stream without groups holds nothing back. Counts the partitions it dropped.
+     * Drops each partition strictly below the active one (the one holding the newest id) that holds no message
+     * younger than RetentionTTL (its newest is at least that old, or it is empty) and, unless the stream allows
+     * dropping past committed, whose last id the slowest group has committed; with the partition go its exception,
+     * delivery-log and compaction-head rows, in the same transaction. A stream without groups holds nothing back.
+     * Counts the partitions it dropped.
      */
     void dropExpired(CleanupBudget budget) {
         if (stream.retentionTtl().isZero()) {
@@ -82,7 +83,7 @@ final class PartitionUpkeep {
 
     /**
      * Judged under a lock that waits out producers still inserting into the partition, so a message committed
-     * late cannot be dropped unjudged.
+     * late cannot be dropped unjudged, nor an empty partition dropped under a message about to commit into it.
      */
     private boolean dropIfExpired(Connection connection, LogPartition partition) throws SQLException {
         ddlLockTimeout.apply(connection);
@@ -97,7 +98,7 @@ final class PartitionUpkeep {
 
     private boolean expired(Connection connection, LogPartition partition) throws SQLException {
         Duration retention = stream.retentionTtl();
-        if (!queries.newestIsOlderThan(connection, stream.id(), partition, retention)) {
+        if (!queries.pastRetention(connection, stream.id(), partition, retention)) {
             return false;
         }
         if (stream.allowDropPastCommitted()) {

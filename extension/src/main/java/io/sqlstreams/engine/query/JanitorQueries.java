@@ -60,11 +60,14 @@ public final class JanitorQueries {
         }
     }
 
-    /** Whether the partition's newest message is at least {@code age} old; false when it holds none. */
-    public boolean newestIsOlderThan(Connection connection, long streamId, LogPartition partition, Duration age)
+    /**
+     * Whether the partition holds no message younger than {@code age}: its newest message is at least that old, or
+     * it holds none at all.
+     */
+    public boolean pastRetention(Connection connection, long streamId, LogPartition partition, Duration age)
             throws SQLException {
         try (BoundStatement query = BoundStatement.prepare(connection,
-                sql.streamStatement("partition_newest_is_older_than", streamId))) {
+                sql.streamStatement("partition_past_retention", streamId))) {
             return query.bind("low", partition.low()).bind("high", partition.high()).bind("age_micros", Micros.of(age))
                     .querySingle(row -> row.getBoolean("expired"));
         }

@@ -25,13 +25,14 @@ SELECT min(committed) AS committed_floor FROM {schema}.consumer_group_cursor_{id
 -- readers are not blocked.
 LOCK TABLE {schema}.message_log_{id}_{partition} IN SHARE MODE
 
--- name: partition_newest_is_older_than
--- Whether the partition's newest row (by id) was created at least the given age ago; false for an empty one.
+-- name: partition_past_retention
+-- Whether the partition holds no row younger than the given age: its newest row (by id) was created at least that
+-- long ago, or it holds none (ids drawn by transactions that rolled back or failed, rows swept away).
 SELECT coalesce((SELECT created_at <= now() - :age_micros * interval '1 microsecond'
                  FROM {schema}.message_log_{id}
                  WHERE id >= :low AND id < :high
                  ORDER BY id DESC
-                 LIMIT 1), false) AS expired
+                 LIMIT 1), true) AS expired
 
 -- name: delete_partition_dependents
 -- The exception, delivery-log and compaction-head rows of messages in ids [low, high).

@@ -36,15 +36,20 @@ abstract class JanitorTestBase extends ProduceTestBase {
      * fails over a missing one, which would spend ids.
      */
     Producer<Entry> produce(Stream stream, int count) throws SQLException {
-        for (long partition = 1; partition * stream.partitionSize() <= count; partition++) {
+        createPartitionsThrough(stream, count);
+        Producer<Entry> producer = producer(stream.name(), Entry.class);
+        producer.produceBatch(IntStream.rangeClosed(1, count).mapToObj(n -> ProduceItem.of(new Entry(n))).toList());
+        return producer;
+    }
+
+    /** Creates the partitions from 1 up to the one holding id {@code lastId}, those missing. */
+    void createPartitionsThrough(Stream stream, long lastId) throws SQLException {
+        for (long partition = 1; partition * stream.partitionSize() <= lastId; partition++) {
             database.execute("CREATE TABLE IF NOT EXISTS " + database.schema() + ".message_log_" + stream.id() + "_"
                     + partition + " PARTITION OF " + database.schema() + ".message_log_" + stream.id()
                     + " FOR VALUES FROM (" + partition * stream.partitionSize() + ") TO ("
                     + (partition + 1) * stream.partitionSize() + ")");
         }
-        Producer<Entry> producer = producer(stream.name(), Entry.class);
-        producer.produceBatch(IntStream.rangeClosed(1, count).mapToObj(n -> ProduceItem.of(new Entry(n))).toList());
-        return producer;
     }
 
     /** Moves the creation time of messages {@code first} to {@code last} back by {@code age}. */

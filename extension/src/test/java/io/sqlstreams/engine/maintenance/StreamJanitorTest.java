@@ -10,11 +10,13 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.JanitorConfig;
+import io.sqlstreams.ProduceItem;
 import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
@@ -65,6 +67,11 @@ class StreamJanitorTest extends JanitorTestBase {
         sql.update("UPDATE {s}.consumer_group_cursor_" + stream.id() + " SET claimed = ?, committed = ?", id, id);
     }
 
+    private void commitGroupThrough(Stream stream, String group, long id) throws SQLException {
+        sql.update("UPDATE {s}.consumer_group_cursor_" + stream.id() + " SET committed = ? WHERE consumer_group_id ="
+                + " (SELECT id FROM {s}.consumer_group_config WHERE stream_id = ? AND name = ?)", id, stream.id(), group);
+    }
+
     @Test
     void expiredPartitionsBelowTheActiveOneGoWithTheirRowsInOnePass() throws SQLException {
         Stream stream = stream("janitor.drop", tenPerPartition());
@@ -105,8 +112,7 @@ class StreamJanitorTest extends JanitorTestBase {
         assertThat(partitionExists(database, stream.id(), 0)).isTrue();
 
         commitGroupsThrough(stream, 35);
-        sql.update("UPDATE {s}.consumer_group_cursor_" + stream.id() + " SET committed = 19 WHERE consumer_group_id ="
-                + " (SELECT id FROM {s}.consumer_group_config WHERE name = 'slow')");
+        commitGroupThrough(stream, "slow", 19);
         JanitorPass pass = pass(stream, DROPS_ONLY);
 
         assertThat(pass.step(JanitorStep.DROP_EXPIRED_PARTITIONS).count()).isEqualTo(2);
@@ -127,19 +133,62 @@ class StreamJanitorTest extends JanitorTestBase {
         assertThat(messages(database, stream.id())).isEqualTo(6);
     }
 
+    /**
+     * Issue 45 item 4: partitions left empty by ids that were drawn and never committed (here producing
+     * transactions that rolled back) go with their expired neighbours once every group has committed past them.
+     * A partition holding a retained message, one holding a message the slow group has not committed, an empty one
+     * above that group's cursor and the active one stay. Ids: 1-9 kept in partition 0, 10-19 spent, 20-29 kept,
+     * 30-39 spent, 40-49 kept (fresh), 50-59 spent, 60-69 kept, 70-79 spent, 80-84 kept (the active partition).
+     */
     @Test
-    void anEmptyPartitionIsNeverJudgedExpired() throws SQLException {
+    void emptyPartitionsBelowRetentionAndEveryCursorAreDroppedToo() throws SQLException {
         Stream stream = stream("janitor.empty", tenPerPartition());
-        produce(stream, 35);
-        age(stream, 1, 35, Duration.ofHours(2));
-        sql.update("DELETE FROM {s}.message_log_" + stream.id() + " WHERE id BETWEEN 10 AND 19");
+        createPartitionsThrough(stream, 89);
+        registerGroup(stream, "fast");
+        registerGroup(stream, "slow");
+        Producer<Entry> producer = producer(stream.name(), Entry.class);
+        for (int partition = 0; partition <= 8; partition++) {
+            int count = partition == 0 ? 9 : partition == 8 ? 5 : 10;
+            if (partition % 2 == 0) {
+                producer.produceBatch(IntStream.range(0, count).mapToObj(n -> ProduceItem.of(new Entry(n))).toList());
+            } else {
+                spendIds(producer, count);
+            }
+        }
+        assertThat(sql.strings("SELECT string_agg(id::text, ',' ORDER BY id) FROM {s}.message_log_" + stream.id()
+                + " GROUP BY id / 10 ORDER BY id / 10")).as("the layout the test means").containsExactly(
+                "1,2,3,4,5,6,7,8,9", "20,21,22,23,24,25,26,27,28,29", "40,41,42,43,44,45,46,47,48,49",
+                "60,61,62,63,64,65,66,67,68,69", "80,81,82,83,84");
+        age(stream, 1, 39, Duration.ofHours(2));
+        age(stream, 60, 84, Duration.ofHours(2));
+        commitGroupsThrough(stream, 84);
+        commitGroupThrough(stream, "slow", 65);
 
         JanitorPass pass = pass(stream, DROPS_ONLY);
 
-        assertThat(pass.step(JanitorStep.DROP_EXPIRED_PARTITIONS).count()).isEqualTo(2);
-        assertThat(partitionExists(database, stream.id(), 0)).isFalse();
-        assertThat(partitionExists(database, stream.id(), 1)).isTrue();
-        assertThat(partitionExists(database, stream.id(), 2)).isFalse();
+        assertThat(pass.failed()).as("%s", pass).isFalse();
+        assertThat(pass.step(JanitorStep.DROP_EXPIRED_PARTITIONS).count()).isEqualTo(5);
+        assertThat(partitions(stream)).as("4 retained, 6 unread by the slow group, 7 above its cursor, 8 active,"
+                + " 9 created ahead").containsExactly("4", "6", "7", "8", "9");
+        assertThat(messages(database, stream.id())).isEqualTo(25);
+    }
+
+    /** Draws {@code count} ids in a producing transaction that rolls back: the ids are spent, no message stays. */
+    private void spendIds(Producer<Entry> producer, int count) throws SQLException {
+        try (Connection connection = database.dataSource().getConnection()) {
+            connection.setAutoCommit(false);
+            for (int n = 0; n < count; n++) {
+                producer.produce(connection, new Entry(n), ProduceOptions.none());
+            }
+            connection.rollback();
+        }
+    }
+
+    /** The numbers of the stream's log partitions, ascending. */
+    private List<String> partitions(Stream stream) throws SQLException {
+        return sql.strings("SELECT n FROM (SELECT substring(c.relname FROM '_([0-9]+)$') AS n FROM pg_inherits i"
+                + " JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass(?)) p ORDER BY n::bigint",
+                database.schema() + ".message_log_" + stream.id());
     }
 
     @Test
