@@ -69,7 +69,8 @@ class StreamJanitorTest extends JanitorTestBase {
 
     private void commitGroupThrough(Stream stream, String group, long id) throws SQLException {
         sql.update("UPDATE {s}.consumer_group_cursor_" + stream.id() + " SET committed = ? WHERE consumer_group_id ="
-                + " (SELECT id FROM {s}.consumer_group_config WHERE stream_id = ? AND name = ?)", id, stream.id(), group);
+                + " (SELECT id FROM {s}.consumer_group_config WHERE stream_id = ? AND name = ?)", id, stream.id(),
+                group);
     }
 
     @Test
