@@ -11,10 +11,15 @@ import java.time.Duration;
  *
  * @param batchLimit              messages claimed per poll (the range size). Default 4.
  * @param queueSize               claimed messages buffered ahead of processing; at least batchLimit.
- *                                Default: batchLimit. An explicit queue below 4 needs an explicit,
- *                                compatible batchLimit (set both to 1 for shallow prefetch).
- * @param messageConcurrency      messages this instance processes at once. Default 1. Not to be confused
- *                                with the group's {@link ConsumerConfig#concurrencyOverride()}.
+ *                                Default: batchLimit × messageConcurrency, room for a batch per handler
+ *                                slot, so a range waiting in the key gate (it keeps its room) does not stop
+ *                                the claims that feed the other slots. An explicit value is used as given; an
+ *                                explicit queue below 4 needs an explicit, compatible batchLimit (set both to 1
+ *                                for shallow prefetch).
+ * @param messageConcurrency      messages this instance processes at once; for a handler that runs whole
+ *                                ranges (transactional, batch, or in the host's transactions), ranges at
+ *                                once. Default 1. Not to be confused with the group's
+ *                                {@link ConsumerConfig#concurrencyOverride()}.
  * @param claimPollRate           how often an idle instance polls. Default 500 ms.
  * @param queueMargin             lease padding for the time a claim waits in the local queue. Default 15 s.
  * @param recordMargin            lease padding for recording outcomes. Default 2 s.
@@ -101,8 +106,12 @@ public record ConsumeOptions(Integer batchLimit, Integer queueSize, Integer mess
         return Unset.or(batchLimit, DEFAULT_BATCH_LIMIT);
     }
 
+    /** The explicit queueSize, else batchLimit × messageConcurrency (at most {@link Integer#MAX_VALUE}). */
     public int resolvedQueueSize() {
-        return Unset.or(queueSize, resolvedBatchLimit());
+        if (queueSize != null) {
+            return queueSize;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, (long) resolvedBatchLimit() * resolvedMessageConcurrency());
     }
 
     public int resolvedMessageConcurrency() {

@@ -51,6 +51,23 @@ class ConsumeOptionsTest {
         }
 
         @Test
+        void anUnsetQueueHoldsABatchForEveryHandlerSlot() {
+            assertThat(ConsumeOptions.builder().messageConcurrency(4).build().resolvedQueueSize()).isEqualTo(16);
+            assertThat(ConsumeOptions.builder().batchLimit(20).messageConcurrency(3).build().resolvedQueueSize())
+                    .isEqualTo(60);
+            assertThat(ConsumeOptions.builder().batchLimit(1 << 20).messageConcurrency(1 << 12).build()
+                    .resolvedQueueSize()).as("saturated, not overflowed").isEqualTo(Integer.MAX_VALUE);
+        }
+
+        @Test
+        void anExplicitQueueSizeIsKeptAsGiven() {
+            ConsumeOptions options = ConsumeOptions.builder().batchLimit(8).queueSize(8).messageConcurrency(4).build();
+
+            assertThat(options.resolvedQueueSize()).isEqualTo(8);
+            assertThatCode(options::validate).doesNotThrowAnyException();
+        }
+
+        @Test
         void zeroMeansDefault() {
             ConsumeOptions zeros = new ConsumeOptions(0, 0, 0, Duration.ZERO, Duration.ZERO, Duration.ZERO,
                     Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, Duration.ZERO, false);

@@ -173,12 +173,13 @@ final class SettingsCatalogue {
 
         all.add(session("batch-limit", ValueKinds.WHOLE_NUMBER, shown(ConsumeOptions.DEFAULT_BATCH_LIMIT),
                 "Messages claimed per poll (the range size).", (d, v) -> d.options().batchLimit(v)));
-        all.add(session("queue-size", ValueKinds.WHOLE_NUMBER, "`batch-limit`",
+        all.add(session("queue-size", ValueKinds.WHOLE_NUMBER, "`batch-limit` × `message-concurrency`",
                 "Claimed messages buffered ahead of processing; at least `batch-limit`.",
                 (d, v) -> d.options().queueSize(v)));
         all.add(session("message-concurrency", ValueKinds.WHOLE_NUMBER,
                 shown(ConsumeOptions.DEFAULT_MESSAGE_CONCURRENCY),
-                "Messages this box processes at once. Not the same as `concurrency-override` (a declaration).",
+                "Messages this box processes at once; ranges, for a transactional, batch or `@Transactional`"
+                        + " handler. Not the same as `concurrency-override` (a declaration).",
                 (d, v) -> d.options().messageConcurrency(v)));
         all.add(session("claim-poll-rate", ValueKinds.DURATION, shown(ConsumeOptions.DEFAULT_CLAIM_POLL_RATE),
                 "How often an idle session polls for messages.", (d, v) -> d.options().claimPollRate(v)));

@@ -31,6 +31,7 @@ import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.Outcome;
 import io.sqlstreams.ProduceItem;
+import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
 import io.sqlstreams.StreamHandle;
@@ -321,11 +322,69 @@ class TransactionalHandlerTest extends TransactionalTestBase {
         assertThat(session.counters().dead()).isEqualTo(2);
     }
 
+    /**
+     * README: messageConcurrency is the number of ranges a transactional session runs at a time. With every other
+     * option at its default (batchLimit 4, queueSize unset), a session with messageConcurrency 4 runs four ranges'
+     * transactions at once, each blocked in its handler on a connection of its own, while a fifth range waits in the
+     * key gate for an ordered key the first one holds. (The waiting range holds its room in the local queue: a queue
+     * of one batch let nothing else be claimed behind it.)
+     */
+    @Test
+    void atTheDefaultQueueSizeMessageConcurrencyRangesRunTheirTransactionsAtOnce() throws Exception {
+        int concurrency = 4;
+        int batch = ConsumeOptions.DEFAULT_BATCH_LIMIT;
+        DeliveryScenario scenario = scenario("inflight", quickRetries(3, PATIENCE), 0);
+        Effects effects = effects("inflight");
+        List<Long> ids = new ArrayList<>();
+        try (Producer<Numbered> producer = scenario.stream().producer().register()) {
+            for (int n = 0; n < (concurrency + 1) * batch; n++) {
+                // one at a time, so ids follow n: the first messages of the first two ranges share an ordered key
+                ids.add(producer.produce(new Numbered(n + 1),
+                        n == 0 || n == batch ? ordered("shared") : ProduceOptions.none()).id());
+            }
+        }
+        Map<Integer, Long> inside = new ConcurrentHashMap<>();
+        CountDownLatch release = new CountDownLatch(1);
+        // a lease long enough that the gate never defers the waiting range's chain while the test looks
+        ConsumeOptions.Builder waitingRangeKeepsItsKeyChain = relaxedSession().queueMargin(Duration.ofMinutes(2));
+        start(scenario, ledger.transactional((message, meta, connection) -> {
+            int backend = backendPid(connection);
+            inside.put(backend, meta.messageId());
+            try {
+                release.await(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+            } finally {
+                inside.remove(backend);
+            }
+            effects.write(connection);
+        }), waitingRangeKeepsItsKeyChain.messageConcurrency(concurrency).build());
+
+        try {
+            await("%d range transactions inside the handler at once".formatted(concurrency))
+                    .atMost(PATIENCE).pollInterval(10, TimeUnit.MILLISECONDS)
+                    .until(() -> inside.size() == concurrency);
+            assertThat(inside.values()).as("the first message of every range but the one waiting for the key")
+                    .containsExactlyInAnyOrder(ids.get(0), ids.get(2 * batch), ids.get(3 * batch), ids.get(4 * batch));
+        } finally {
+            release.countDown();
+        }
+
+        await().atMost(PATIENCE).until(() -> effects.messageIds().size() == ids.size());
+        assertThat(effects.messageIds()).containsExactlyInAnyOrderElementsOf(ids);
+    }
+
     // ---------------------------------------------------------------------------------------------------
 
     private ConsumerSession start(DeliveryScenario scenario, TransactionalHandler<Numbered> handler,
                                   ConsumeOptions options) {
         return scenario.start(handler, options, sessions);
+    }
+
+    private static int backendPid(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT pg_backend_pid()")) {
+            row.next();
+            return row.getInt(1);
+        }
     }
 
     @FunctionalInterface
