@@ -14,6 +14,10 @@ import java.util.List;
  * of one under a savepoint of its own, so that a failure rolls back only that item's writes and is recorded against
  * it alone. Retried messages always come one at a time. A batch call runs under the longest timeout of its items.
  *
+ * <p>A call handles no single delivery: inside it {@link MessageMeta#current()} throws {@link IllegalStateException}
+ * and {@link MessageMeta#find()} is empty, in a list of one as in a batch. Each item's delivery is its
+ * {@link BatchItem#meta()}.
+ *
  * @param <T> the payload type
  */
 @FunctionalInterface

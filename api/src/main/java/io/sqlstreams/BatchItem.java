@@ -9,7 +9,10 @@ public interface BatchItem<T> {
 
     T message();
 
-    /** The delivery, as {@link MessageMeta#current()} describes it to a handler of one message. */
+    /**
+     * The delivery, as {@link MessageMeta#current()} describes it to a handler of one message; inside a batch call
+     * this is the only way to it ({@code current()} throws there).
+     */
     MessageMeta meta();
 
     /**

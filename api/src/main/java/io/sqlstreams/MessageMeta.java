@@ -31,6 +31,9 @@ public record MessageMeta(String stream, String group, long messageId, String ro
     }
 
     private static final ThreadLocal<MessageMeta> CURRENT = new ThreadLocal<>();
+    /** What {@link #CURRENT} holds during a {@link BatchHandler} call, which handles no single delivery. */
+    private static final MessageMeta BATCH_CALL =
+            new MessageMeta(null, null, 0, null, null, null, null, 0, 0, null, null);
 
     /**
      * The due time a schedule produced this message for (see {@link SchedulerHandle}), the time of the run for
@@ -43,19 +46,26 @@ public record MessageMeta(String stream, String group, long messageId, String ro
     /**
      * The delivery the calling thread is handling.
      *
-     * @throws IllegalStateException outside a handler call
+     * @throws IllegalStateException outside a handler call, and inside a {@link BatchHandler} call (whether its list
+     *                               holds several items or one): a batch call handles no single delivery, and each
+     *                               {@link BatchItem#meta()} is its item's
      */
     public static MessageMeta current() {
         MessageMeta meta = CURRENT.get();
+        if (meta == BATCH_CALL) {
+            throw new IllegalStateException("MessageMeta.current() names no single delivery inside a BatchHandler"
+                    + " call; read each BatchItem's meta()");
+        }
         if (meta == null) {
             throw new IllegalStateException("MessageMeta.current() is only available inside a message handler");
         }
         return meta;
     }
 
-    /** The delivery the calling thread is handling, or empty outside a handler call. */
+    /** The delivery the calling thread is handling, or empty outside a handler call and inside a batch call. */
     public static Optional<MessageMeta> find() {
-        return Optional.ofNullable(CURRENT.get());
+        MessageMeta meta = CURRENT.get();
+        return meta == BATCH_CALL ? Optional.empty() : Optional.ofNullable(meta);
     }
 
     /**
@@ -63,6 +73,18 @@ public record MessageMeta(String stream, String group, long messageId, String ro
      * one afterwards. The engine calls this around every handler; applications rarely need it outside tests.
      */
     public static <V> V callWith(MessageMeta meta, Callable<V> action) throws Exception {
+        return callAs(meta, action);
+    }
+
+    /**
+     * Runs {@code action} as a {@link BatchHandler} call: inside it {@link #current()} throws and {@link #find()} is
+     * empty, and afterwards the previous delivery is current again. The engine calls this around every batch call.
+     */
+    public static <V> V callForBatch(Callable<V> action) throws Exception {
+        return callAs(BATCH_CALL, action);
+    }
+
+    private static <V> V callAs(MessageMeta meta, Callable<V> action) throws Exception {
         MessageMeta previous = CURRENT.get();
         CURRENT.set(meta);
         try {

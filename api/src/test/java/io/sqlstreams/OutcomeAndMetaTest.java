@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -112,6 +113,24 @@ class OutcomeAndMetaTest {
             assertThat(seen).isSameAs(meta);
             assertThat(seen.options().concurrency()).isEqualTo(Concurrency.PARALLEL);
             assertThatThrownBy(MessageMeta::current).isInstanceOf(IllegalStateException.class);
+        }
+
+        @Test
+        void insideABatchCallNoDeliveryIsCurrentAndTheOuterOneComesBack() throws Exception {
+            MessageMeta outer = meta(1);
+            List<Object> seen = new ArrayList<>();
+
+            MessageMeta.callWith(outer, () -> {
+                MessageMeta.callForBatch(() -> {
+                    seen.add(MessageMeta.find());
+                    assertThatThrownBy(MessageMeta::current).isInstanceOf(IllegalStateException.class)
+                            .hasMessageContaining("BatchHandler").hasMessageContaining("BatchItem's meta()");
+                    return seen.add(MessageMeta.callWith(meta(2), MessageMeta::current).messageId());
+                });
+                return seen.add(MessageMeta.current());
+            });
+
+            assertThat(seen).containsExactly(Optional.empty(), 2L, outer);
         }
 
         @Test

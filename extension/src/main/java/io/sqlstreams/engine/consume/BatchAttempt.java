@@ -57,7 +57,7 @@ final class BatchAttempt<T> {
         Throwable thrown = null;
         try {
             MessageSavepoint.call((List<BatchItem<T>> batch, Connection lent) -> {
-                handler.handle(batch, lent);
+                OneItemBatches.call(handler, batch, lent);
                 throwIfAnyFailed(items);
             }, List.<BatchItem<T>>copyOf(items), transaction);
         } catch (Exception | Error failure) {

@@ -10,7 +10,8 @@ import io.sqlstreams.TransactionalHandler;
 
 /**
  * A batch handler called for one message at a time, in a list of one: how a batch that failed runs again, and how a
- * retried message runs. An item the handler failed throws what it was failed with.
+ * retried message runs. An item the handler failed throws what it was failed with. Every call of a batch handler,
+ * of one item or a whole batch, goes through {@link #call}.
  */
 final class OneItemBatches {
     private OneItemBatches() {
@@ -19,9 +20,17 @@ final class OneItemBatches {
     static <T> TransactionalHandler<T> of(BatchHandler<T> batches) {
         return (T message, Connection connection) -> {
             Item<T> item = new Item<>(message, MessageMeta.current());
-            batches.handle(List.of(item), connection);
+            call(batches, List.<BatchItem<T>>of(item), connection);
             item.throwIfFailed();
         };
+    }
+
+    /** Calls {@code batches} with {@code items}; inside, no delivery is current ({@link MessageMeta#callForBatch}). */
+    static <T> void call(BatchHandler<T> batches, List<BatchItem<T>> items, Connection connection) throws Exception {
+        MessageMeta.callForBatch(() -> {
+            batches.handle(items, connection);
+            return null;
+        });
     }
 
     /** One message of a batch and what the handler failed it with, if anything. */

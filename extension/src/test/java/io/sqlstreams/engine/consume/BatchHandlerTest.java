@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -235,6 +236,38 @@ class BatchHandlerTest extends TransactionalTestBase {
         assertThat(scenario.tables().exceptions()).extracting(ExceptionRow::messageId).containsExactly(poison);
         assertThat(session.counters().dead()).isEqualTo(1);
         assertThat(session.counters().success()).isEqualTo(9);
+    }
+
+    /**
+     * README: a batch call handles no single delivery, so inside it MessageMeta.current() throws (naming
+     * BatchItem.meta()) and find() is empty, in the batch and in the one-at-a-time calls alike.
+     */
+    @Test
+    void noDeliveryIsCurrentInsideABatchCallOfManyItemsOrOfOne() throws Exception {
+        DeliveryScenario scenario = scenario("batchmeta", quickRetries(3, Duration.ofSeconds(5)), 3);
+        Effects effects = effects("batchmeta");
+        List<String> current = new CopyOnWriteArrayList<>();
+        ConsumerSession session = start(scenario, ledger.batches((items, connection) -> {
+            try {
+                current.add(items.size() + " items: current " + MessageMeta.current().messageId());
+            } catch (IllegalStateException refused) {
+                current.add(items.size() + " items: " + refused.getMessage() + ", find "
+                        + MessageMeta.find().isPresent());
+            }
+            writeAll(effects, items, connection);
+            if (items.size() > 1) {
+                throw new IllegalStateException("the batch fails, so its items run again one at a time");
+            }
+        }), relaxedSession().batchLimit(3).queueSize(3).build());
+
+        await().atMost(PATIENCE).until(() -> scenario.tables().cursor().committed() >= scenario.last());
+        session.close();
+
+        String refused = "MessageMeta.current() names no single delivery inside a BatchHandler call; read each"
+                + " BatchItem's meta(), find false";
+        assertThat(current).containsExactly("3 items: " + refused, "1 items: " + refused, "1 items: " + refused,
+                "1 items: " + refused);
+        assertThat(effects.messageIds()).containsExactlyElementsOf(scenario.ids());
     }
 
     // ---------------------------------------------------------------------------------------------------
