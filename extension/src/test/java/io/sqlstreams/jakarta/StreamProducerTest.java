@@ -16,6 +16,7 @@ import io.sqlstreams.ClientConfig;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.DestroyOptions;
+import io.sqlstreams.Producer;
 import io.sqlstreams.Start;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.engine.client.EngineClient;
@@ -25,6 +26,7 @@ import io.sqlstreams.jakarta.beans.BrokenInjections;
 import io.sqlstreams.jakarta.beans.BrokenObservers;
 import io.sqlstreams.jakarta.beans.Checkout;
 import io.sqlstreams.jakarta.beans.Payment;
+import io.sqlstreams.jakarta.beans.UntypedInjections;
 import io.sqlstreams.testing.AnnouncementListener;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
@@ -120,6 +122,16 @@ class StreamProducerTest {
                 .hasMessageContaining("SQL0134 payload " + BrokenObservers.Unversioned.class.getName()
                         + " of stream \"audit\" injected at " + BrokenInjections.class.getName()
                         + ".unversioned has no @SchemaVersion");
+    }
+
+    @Test
+    void injectionPointsThatNameNoPayloadClassFailTheDeploymentWithSQL0135() {
+        String bean = UntypedInjections.class.getName();
+        assertThatThrownBy(() -> CdiContainer.start(database, Map.of(), UntypedInjections.class).close())
+                .hasMessageContaining("SQL0135 " + bean + ".raw injects " + Producer.class.getName()
+                        + " of stream \"audit\"; name the payload class: Producer<Payload> or StreamHandle<Payload>")
+                .hasMessageContaining("SQL0135 " + bean + ".wildcard injects " + StreamHandle.class.getName()
+                        + "<?> of stream \"audit\"");
     }
 
     private long head() {
