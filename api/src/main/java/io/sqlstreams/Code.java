@@ -417,7 +417,7 @@ public enum Code {
             "A @ConsumerGroup observer method observes a type that is not a class, such as a parameterized or wildcard type.",
             "Make the observed event parameter a payload class carrying @SchemaVersion."),
     SQL0134(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "PayloadWithoutSchemaVersion",
-            "A payload class observed by a @ConsumerGroup observer or named by a @StreamName injection point carries no @SchemaVersion.",
+            "A payload class carries no @SchemaVersion: observed by a @ConsumerGroup observer, named by a @StreamName injection point or a schedule's payload-type at deployment, or given to a consumer group's, producer's or schedule's register.",
             "Annotate the payload class with @SchemaVersion(n), n at least 1, and redeploy."),
     SQL0135(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "StreamInjectionUntyped",
             "A @StreamName injection point does not name its payload class, for example a raw Producer or a type other than Producer and StreamHandle.",

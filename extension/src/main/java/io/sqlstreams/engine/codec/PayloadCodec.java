@@ -19,17 +19,23 @@ public final class PayloadCodec {
 
     private volatile Jsonb jsonb;
 
-    /** The payload type's {@code @SchemaVersion}, at least 1; SQL0108 otherwise, a null type included. */
+    /**
+     * The payload type's {@code @SchemaVersion}, at least 1. A class without one is SQL0134, as at deployment; a null
+     * type or a version below 1 is SQL0108 ({@code payloadType}).
+     */
     public static int schemaVersion(Class<?> payloadType) {
         if (payloadType == null) {
             throw new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation(
                     "payloadType", null, "must be a payload class carrying @SchemaVersion(n) with n >= 1")));
         }
         SchemaVersion version = payloadType.getAnnotation(SchemaVersion.class);
-        if (version == null || version.value() < 1) {
+        if (version == null) {
+            throw new SqlStreamsException(Code.SQL0134, "payload " + payloadType.getName()
+                    + " has no @SchemaVersion; annotate the class with @SchemaVersion(n), n at least 1");
+        }
+        if (version.value() < 1) {
             throw new InvalidConfigurationException(List.of(new InvalidConfigurationException.Violation(
-                    "payloadType", payloadType.getName(),
-                    version == null ? "must carry @SchemaVersion(n) with n >= 1" : "@SchemaVersion must be at least 1")));
+                    "payloadType", payloadType.getName(), "@SchemaVersion must be at least 1")));
         }
         return version.value();
     }

@@ -97,8 +97,10 @@ final class ScheduleBinder {
             return type;
         } catch (ClassNotFoundException | LinkageError missing) {
             problems.invalid(key, "no class " + className + " in the application", List.of());
-        } catch (InvalidConfigurationException unversioned) {
-            problems.invalid(key, className + " " + unversioned.violations().get(0).rule(), List.of());
+        } catch (InvalidConfigurationException badVersion) {
+            problems.invalid(key, className + " " + badVersion.violations().get(0).rule(), List.of());
+        } catch (SqlStreamsException unversioned) {
+            problems.add(new SettingsProblem(unversioned.code(), key, withoutCode(unversioned)), List.of());
         }
         return null;
     }

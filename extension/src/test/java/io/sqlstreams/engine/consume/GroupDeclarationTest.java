@@ -489,17 +489,18 @@ class GroupDeclarationTest extends GroupTestBase {
     }
 
     @Test
-    void aPayloadTypeWithoutSchemaVersionIsRejected() throws SQLException {
+    void aPayloadTypeWithoutSchemaVersionIsRejectedWithTheDeploymentsCode() throws SQLException {
         registeredStream("decl.unversioned");
         List<Long> footprint = probe.groupFootprint();
 
-        InvalidConfigurationException rejected = catchThrowableOfType(InvalidConfigurationException.class,
+        SqlStreamsException rejected = catchThrowableOfType(SqlStreamsException.class,
                 () -> client.stream("decl.unversioned", Unversioned.class).consumer("raw").register());
 
-        assertThat(rejected).isNotNull();
-        assertThat(rejected.code()).isEqualTo(Code.SQL0108);
-        assertThat(rejected.violations()).extracting(InvalidConfigurationException.Violation::property)
-                .containsExactly("payloadType");
+        assertThat(rejected).isNotNull().isNotInstanceOf(InvalidConfigurationException.class);
+        assertThat(rejected.code()).as("SQL0134, as a @ConsumerGroup observer of it at deployment")
+                .isEqualTo(Code.SQL0134);
+        assertThat(rejected).hasMessage("SQL0134 payload " + Unversioned.class.getName() + " has no @SchemaVersion;"
+                + " annotate the class with @SchemaVersion(n), n at least 1");
         assertThat(probe.groupFootprint()).isEqualTo(footprint);
     }
 

@@ -79,7 +79,7 @@ class GroupInputsTest extends GroupTestBase {
     }
 
     @Test
-    void aNullPayloadTypeIsRefusedLikeOneWithoutASchemaVersion() throws SQLException {
+    void aNullPayloadTypeIsRefusedAsInvalidConfiguration() throws SQLException {
         registeredStream("inputs.null.type");
 
         SqlStreamsException refused = refusedWithoutWriting(Code.SQL0108,

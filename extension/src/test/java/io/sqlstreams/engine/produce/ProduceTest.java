@@ -499,10 +499,9 @@ class ProduceTest extends ProduceTestBase {
     @Test
     void aPayloadTypeWithoutSchemaVersionCannotRegister() {
         register("produce.unversioned");
-        SqlStreamsException failure = failsWith(Code.SQL0108,
+        SqlStreamsException failure = failsWith(Code.SQL0134,
                 () -> client.stream("produce.unversioned", Unversioned.class).producer().register());
-        assertThat(failure).isInstanceOf(InvalidConfigurationException.class);
-        assertThat(failure.getMessage()).contains(Unversioned.class.getName());
+        assertThat(failure.getMessage()).contains("payload " + Unversioned.class.getName() + " has no @SchemaVersion");
     }
 
     @Test

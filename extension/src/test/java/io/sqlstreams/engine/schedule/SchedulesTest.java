@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.sqlstreams.ClientConfig;
+import io.sqlstreams.Code;
 import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerSession;
@@ -159,8 +160,9 @@ class SchedulesTest extends EngineTestBase {
                 SchedulerConfig.defaults().withMetadata("[1, 2]")))
                 .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("schedulerConfig.metadata");
         assertThatThrownBy(() -> client.scheduler("unversioned").register("checked", "@hourly",
-                new Unversioned("x"), null)).isInstanceOf(InvalidConfigurationException.class)
-                .hasMessageContaining("@SchemaVersion");
+                new Unversioned("x"), null)).isInstanceOfSatisfying(SqlStreamsException.class,
+                        e -> assertThat(e.code()).isEqualTo(Code.SQL0134))
+                .hasMessageContaining(Unversioned.class.getName() + " has no @SchemaVersion");
         assertThatThrownBy(() -> client.scheduler("no-payload").register("checked", "@hourly", null, null))
                 .isInstanceOf(InvalidConfigurationException.class);
         for (String name : List.of("no-stream", "ordered", "meta", "unversioned", "no-payload")) {

@@ -92,8 +92,8 @@ class ScheduleSettingsTest {
                 "SQL0108 " + missing + "payload-type: no class com.example.Nowhere in the application",
                 "SQL0108 " + unversioned + "stream: required for schedule \"unversioned\"",
                 "SQL0108 " + unversioned + "expression: required for schedule \"unversioned\"",
-                "SQL0108 " + unversioned + "payload-type: " + Unversioned.class.getName()
-                        + " must carry @SchemaVersion(n) with n >= 1");
+                "SQL0134 " + unversioned + "payload-type: payload " + Unversioned.class.getName()
+                        + " has no @SchemaVersion; annotate the class with @SchemaVersion(n), n at least 1");
     }
 
     private static ResolvedSettings resolve(Map<String, String> properties) {
