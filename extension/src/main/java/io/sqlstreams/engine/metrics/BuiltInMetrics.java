@@ -61,10 +61,10 @@ public final class BuiltInMetrics {
         all.add(define(Code.SQL0050, COUNTER, "{routine}", CONSUMER_SESSION));
         all.add(define(Code.SQL0051, COUNTER, "{commit}", CONSUMER_SESSION));
         all.add(define(Code.SQL0067, GAUGE, "{worker}", SYSTEM));
-        all.add(define(Code.SQL0068, GAUGE, "ms", SYSTEM));
+        all.add(define(Code.SQL0068, GAUGE, "s", SYSTEM));
         all.add(define(Code.SQL0069, GAUGE, "{worker}", SYSTEM));
         all.add(define(Code.SQL0070, GAUGE, "{found}", SYSTEM));
-        all.add(define(Code.SQL0071, GAUGE, "ms", SYSTEM));
+        all.add(define(Code.SQL0071, GAUGE, "s", SYSTEM));
         all.add(define(Code.SQL0072, GAUGE, "{found}", SYSTEM));
         all.add(define(Code.SQL0073, GAUGE, "{alert}", SYSTEM));
         all.add(define(Code.SQL0074, GAUGE, "{alert}", SYSTEM));
@@ -79,11 +79,11 @@ public final class BuiltInMetrics {
         for (Code code : List.of(Code.SQL0085, Code.SQL0086, Code.SQL0087, Code.SQL0088)) {
             all.add(define(code, GAUGE, "{exception}", CONSUMER_GROUP));
         }
-        all.add(define(Code.SQL0089, GAUGE, "ms", CONSUMER_GROUP));
+        all.add(define(Code.SQL0089, GAUGE, "s", CONSUMER_GROUP));
         all.add(define(Code.SQL0090, GAUGE, "{lease}", CONSUMER_GROUP));
         all.add(define(Code.SQL0091, GAUGE, "{routine}", CONSUMER_GROUP));
         all.add(define(Code.SQL0092, GAUGE, "{routine}", CONSUMER_GROUP));
-        all.add(define(Code.SQL0093, GAUGE, "ms", CONSUMER_GROUP));
+        all.add(define(Code.SQL0093, GAUGE, "s", CONSUMER_GROUP));
         all.add(define(Code.SQL0098, GAUGE, "{partition}", STREAM));
         all.add(define(Code.SQL0099, GAUGE, "{worker}", STREAM));
         all.add(define(Code.SQL0100, GAUGE, "s", SYSTEM));

@@ -30,10 +30,10 @@ public final class BuiltInReadings {
     public static List<Measurement> system(SystemGauges gauges) {
         Reading reading = new Reading(Map.of(), gauges.observedAt());
         reading.add(Code.SQL0067, gauges.unclaimedWorkers());
-        reading.add(Code.SQL0068, gauges.oldestUnclaimedMillis());
+        reading.add(Code.SQL0068, seconds(gauges.oldestUnclaimedMillis()));
         reading.add(Code.SQL0069, gauges.failingWorkers());
         reading.add(Code.SQL0070, gauges.overdueSchedules());
-        reading.add(Code.SQL0071, gauges.oldestDueMillis());
+        reading.add(Code.SQL0071, seconds(gauges.oldestDueMillis()));
         reading.add(Code.SQL0072, gauges.suspendedSchedules());
         return reading.measurements;
     }
@@ -61,7 +61,7 @@ public final class BuiltInReadings {
         reading.add(Code.SQL0099, gauges.unclaimedWorkers(), Json.createObjectBuilder()
                 .add(UNCLAIMED_WORKERS, Json.createReader(new StringReader(gauges.unclaimedWorkerNames())).readArray())
                 .build().toString());
-        reading.add(Code.SQL0161, gauges.fenceHeldMillis() / 1000.0);
+        reading.add(Code.SQL0161, seconds(gauges.fenceHeldMillis()));
         return reading.measurements;
     }
 
@@ -77,11 +77,11 @@ public final class BuiltInReadings {
         reading.add(Code.SQL0086, gauges.inflight());
         reading.add(Code.SQL0087, gauges.deferred());
         reading.add(Code.SQL0088, gauges.dead());
-        reading.add(Code.SQL0089, gauges.oldestUnresolvedMillis());
+        reading.add(Code.SQL0089, seconds(gauges.oldestUnresolvedMillis()));
         reading.add(Code.SQL0090, gauges.openLeases());
         reading.add(Code.SQL0091, abandoned.outstanding());
         reading.add(Code.SQL0092, abandoned.total());
-        reading.add(Code.SQL0093, abandoned.selfClearLatencyAvgMillis());
+        reading.add(Code.SQL0093, seconds(abandoned.selfClearLatencyAvgMillis()));
         reading.add(Code.SQL0155, gauges.liveInstances());
         return reading.measurements;
     }
@@ -91,6 +91,11 @@ public final class BuiltInReadings {
         Reading reading = new Reading(sessionAttributes, null);
         reading.add(code, amount);
         return reading.measurements.get(0);
+    }
+
+    /** A duration read in milliseconds, in seconds: the unit of every built-in duration gauge. */
+    private static double seconds(double millis) {
+        return millis / 1000.0;
     }
 
     private static final class Reading {

@@ -54,7 +54,7 @@ final class Overview {
         GroupHealth health = GroupHealth.of(inspection, live);
         return ConsoleJson.groupSummary(inspection)
                 .add("live_instances", live == null ? JsonValue.NULL : Json.createValue(live))
-                .add("oldest_unresolved_age_ms", age.<JsonValue>map(m -> Json.createValue((long) m.value()))
+                .add("oldest_unresolved_age_ms", age.<JsonValue>map(m -> Json.createValue(RecordedFigures.millis(m)))
                         .orElse(JsonValue.NULL))
                 .add("oldest_unresolved_age_at", age.<JsonValue>map(m -> Json.createValue(m.at().toString()))
                         .orElse(JsonValue.NULL))

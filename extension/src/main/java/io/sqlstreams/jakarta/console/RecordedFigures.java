@@ -23,9 +23,17 @@ final class RecordedFigures {
         this.group = Map.of("stream", stream, "group", group);
     }
 
-    /** The age of the oldest unresolved exception row in ms, as last recorded. */
+    /** The age of the oldest unresolved exception row, as last recorded (see {@link #millis}). */
     Optional<Measurement> oldestUnresolvedAge() {
         return metrics.metric(OLDEST_UNRESOLVED_AGE, group).latest();
+    }
+
+    /**
+     * The recorded age in whole milliseconds: the gauge is in seconds ({@code s}), but a measurement retained from
+     * a release that recorded it in milliseconds says {@code ms}.
+     */
+    static long millis(Measurement age) {
+        return Math.round("ms".equals(age.unit()) ? age.value() : age.value() * 1000);
     }
 
     /** Messages committed per second between the collector's last two recordings of the committed cursor. */

@@ -68,7 +68,7 @@ final class MicroProfileMeters implements MessagingMeters {
         List<MetricID> registered = new ArrayList<>();
         for (MetricDefinition definition : gauges.definitions()) {
             registry.gauge(metadata(definition.name(), definition.description(),
-                    "ms".equals(definition.unit()) ? MetricUnits.MILLISECONDS : MetricUnits.NONE),
+                    "s".equals(definition.unit()) ? MetricUnits.SECONDS : MetricUnits.NONE),
                     () -> gauges.value(definition.name()).orElse(Double.NaN), tags);
             registered.add(new MetricID(definition.name(), tags));
         }

@@ -186,7 +186,7 @@ class SessionMetricsTest {
             assertThat(detail.outstandingAt(Instant.now())).isOne();
             Map<String, Double> expected = Map.of("sqlstreams.consumer.abandoned_routines.outstanding", 1.0,
                     "sqlstreams.consumer.abandoned_routines.total", 2.0,
-                    "sqlstreams.consumer.abandoned_routines.self_clear_latency_avg", (double) detail.clearMillis());
+                    "sqlstreams.consumer.abandoned_routines.self_clear_latency_avg", detail.clearMillis() / 1000.0);
             assertThat(abandonedGauges(rig.stream.consumer(GROUP).metrics().snapshot())).as("read live")
                     .isEqualTo(expected);
 

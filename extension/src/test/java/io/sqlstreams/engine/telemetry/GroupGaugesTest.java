@@ -91,7 +91,7 @@ class GroupGaugesTest {
                 assertThat(value(exported, "sqlstreams.consumer.cursor.backlog")).isZero();
                 assertThat(value(exported, "sqlstreams.consumer.cursor.head")).isEqualTo(lastId);
                 assertThat(exported.get("sqlstreams.consumer.exceptions.oldest_unresolved_age").getUnit())
-                        .isEqualTo("ms");
+                        .isEqualTo("s");
                 assertThat(exported.get("sqlstreams.consumer.exceptions.dead").getDescription())
                         .isEqualTo(Code.SQL0088.meaning());
             }
