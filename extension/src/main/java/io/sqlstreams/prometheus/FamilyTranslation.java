@@ -21,15 +21,19 @@ import io.sqlstreams.engine.metrics.BuiltInMetrics;
 
 /**
  * Retained measurements as Prometheus metric families (digest §7.5). A family is every series of one metric name.
- * Names are translated by the Prometheus library: dots become underscores, {@code ms} and {@code s} add the unit
- * suffixes {@code _milliseconds} and {@code _seconds} (annotation units add none), and the sample of a counter
- * ends in {@code _total}. Gauges export their value, counters their stored cumulative total, without a created
- * time. A family that cannot be exported unambiguously is rejected whole, and the others still export: its series
- * disagree on kind or unit, two of its attribute keys translate to one label, its translated name is another
- * family's too, or a user metric translates into the library's {@code sqlstreams_} namespace.
+ * Prometheus wants base units, so a duration (unit {@code ms} or {@code s}, the two units of time a measurement may
+ * have) is exported in seconds, its value converted. Names are translated by the Prometheus library: dots become
+ * underscores, a duration adds the unit suffix {@code _seconds} (annotation units add none), and the sample of a
+ * counter ends in {@code _total}. Gauges export their value, counters their stored cumulative total, without a
+ * created time. A family that cannot be exported unambiguously is rejected whole, and the others still export: its
+ * series disagree on kind or unit ({@code ms} and {@code s} agree: both export seconds), two of its attribute keys
+ * translate to one label, its translated name is another family's too, or a user metric translates into the
+ * library's {@code sqlstreams_} namespace.
  */
 final class FamilyTranslation {
     private static final String RESERVED_NAMESPACE = "sqlstreams_";
+    /** The units of time a measurement may have, each with the seconds in one of it. */
+    private static final Map<String, Double> SECONDS_PER = Map.of("ms", 1e-3, "s", 1.0);
 
     /** A family left out of this scrape, with why and how many series it had. */
     record Rejection(String family, String reason, int series) {
@@ -110,7 +114,8 @@ final class FamilyTranslation {
         }
         Set<String> units = series.stream().map(measurement -> "\"" + measurement.unit() + "\"")
                 .collect(Collectors.toCollection(TreeSet::new));
-        if (units.size() > 1) {
+        if (series.stream().map(measurement -> unit(measurement.unit()) == null ? measurement.unit() : "s").distinct()
+                .count() > 1) {
             return "its series disagree on the unit: " + String.join(", ", units);
         }
         Map<String, Set<String>> keysByLabel = new LinkedHashMap<>();
@@ -122,13 +127,14 @@ final class FamilyTranslation {
                 .orElse(null);
     }
 
-    /** The Prometheus unit of a UCUM unit; none for an annotation such as {@code {job}} or for no unit. */
+    /** The Prometheus unit of a UCUM unit: seconds for a unit of time; none for any other, such as {@code {job}}. */
     private static Unit unit(String ucum) {
-        return switch (ucum) {
-            case "s" -> Unit.SECONDS;
-            case "ms" -> new Unit("milliseconds");
-            default -> null;
-        };
+        return SECONDS_PER.containsKey(ucum) ? Unit.SECONDS : null;
+    }
+
+    /** A measurement's value in its family's unit: a duration in seconds, anything else as recorded. */
+    private static double value(Measurement measurement) {
+        return measurement.value() * SECONDS_PER.getOrDefault(measurement.unit(), 1.0);
     }
 
     /** One metric's series, of one kind and unit. */
@@ -158,12 +164,12 @@ final class FamilyTranslation {
             if (series.get(0).kind() == MetricKind.COUNTER) {
                 CounterSnapshot.Builder counter = CounterSnapshot.builder().name(exportedName).help(help).unit(unit);
                 series.forEach(measurement -> counter.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
-                        .value(measurement.value()).labels(labels(measurement)).build()));
+                        .value(value(measurement)).labels(labels(measurement)).build()));
                 return counter.build();
             }
             GaugeSnapshot.Builder gauge = GaugeSnapshot.builder().name(exportedName).help(help).unit(unit);
             series.forEach(measurement -> gauge.dataPoint(GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                    .value(measurement.value()).labels(labels(measurement)).build()));
+                    .value(value(measurement)).labels(labels(measurement)).build()));
             return gauge.build();
         }
 

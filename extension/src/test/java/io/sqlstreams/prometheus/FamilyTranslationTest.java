@@ -7,6 +7,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.sqlstreams.Measurement;
 import io.sqlstreams.MetricKind;
@@ -43,14 +45,20 @@ class FamilyTranslationTest {
     }
 
     @Test
-    void unitsBecomeSuffixesOnlyForMillisecondsAndSeconds() {
+    void durationsExportInSecondsAndOnlyTheyGetAUnitSuffix() {
         List<MetricSnapshot> families = FamilyTranslation.translate(List.of(
-                new Measurement("billing.wait", MetricKind.GAUGE, 1, "ms", Map.of(), null, null),
-                new Measurement("billing.busy", MetricKind.COUNTER, 1, "s", Map.of(), null, null),
+                new Measurement("billing.wait", MetricKind.GAUGE, 1500, "ms", Map.of("step", "1"), null, null),
+                new Measurement("billing.wait", MetricKind.GAUGE, 2, "s", Map.of("step", "2"), null, null),
+                new Measurement("billing.busy", MetricKind.COUNTER, 3, "s", Map.of(), null, null),
+                new Measurement("billing.spin", MetricKind.COUNTER, 250, "ms", Map.of(), null, null),
                 new Measurement("billing.depth", MetricKind.GAUGE, 1, "{job}", Map.of(), null, null))).families();
 
         assertThat(families).extracting(family -> family.getMetadata().getPrometheusName())
-                .containsExactly("billing_wait_milliseconds", "billing_busy_seconds", "billing_depth");
+                .containsExactly("billing_wait_seconds", "billing_busy_seconds", "billing_spin_seconds",
+                        "billing_depth");
+        assertThat(families.get(0).getDataPoints()).extracting(point -> ((GaugeSnapshot.GaugeDataPointSnapshot) point)
+                .getValue()).as("ms and s agree").containsExactly(1.5, 2.0);
+        assertThat(((CounterSnapshot) families.get(2)).getDataPoints().get(0).getValue()).isEqualTo(0.25);
     }
 
     private static Measurement gauge(String name, Map<String, String> attributes) {

@@ -79,7 +79,7 @@ class PrometheusExportTest {
                 Measurement.gauge("billing.mixed", 1, "{job}", Map.of("shard", "1")),
                 Measurement.counter("billing.mixed", 2, "{job}", Map.of("shard", "2")),
                 Measurement.gauge("billing.wait", 1, "ms", Map.of("step", "1")),
-                Measurement.gauge("billing.wait", 2, "s", Map.of("step", "2")),
+                Measurement.gauge("billing.wait", 2, "{job}", Map.of("step", "2")),
                 Measurement.gauge("shipping.queue_depth", 4, "", Map.of()),
                 Measurement.gauge("shipping_queue_depth", 5, "", Map.of()),
                 Measurement.gauge("sqlstreams_jobs", 6, "", Map.of()),
@@ -109,9 +109,9 @@ class PrometheusExportTest {
         assertThat(values(depth)).containsExactly(
                 Map.entry(Map.of("queue", "invoices", "region", "eu"), 17.0),
                 Map.entry(Map.of("queue", "refunds", "region", "eu"), 3.5));
-        MetricFamily latency = families.get("billing_request_latency_milliseconds");
+        MetricFamily latency = families.get("billing_request_latency_seconds");
         assertThat(latency.getType()).isEqualTo(MetricType.GAUGE);
-        assertThat(values(latency)).containsExactly(Map.entry(Map.of("route", ROUTE), 12.5));
+        assertThat(values(latency)).as("recorded in ms").containsExactly(Map.entry(Map.of("route", ROUTE), 0.0125));
 
         MetricFamily jobs = families.get("billing_jobs_done_total");
         assertThat(jobs.getType()).isEqualTo(MetricType.COUNTER);
@@ -149,7 +149,7 @@ class PrometheusExportTest {
         assertThat(rejected).anySatisfy(line -> assertThat(line).startsWith("SQL0104 metric family \"billing.mixed\"")
                 .contains("kind: counter, gauge").contains("its 2 series"));
         assertThat(rejected).anySatisfy(line -> assertThat(line).startsWith("SQL0104 metric family \"billing.wait\"")
-                .contains("unit: \"ms\", \"s\""));
+                .contains("unit: \"ms\", \"{job}\""));
         assertThat(rejected).anySatisfy(line -> assertThat(line)
                 .startsWith("SQL0104 metric family \"shipping.queue_depth\"")
                 .contains("translated name shipping_queue_depth is also that of shipping_queue_depth"));
@@ -174,11 +174,11 @@ class PrometheusExportTest {
         assertThat(text.types()).containsEntry("billing_queue_depth", "gauge")
                 .containsEntry("billing_jobs_done_total", "counter")
                 .containsEntry("billing_busy_time_seconds_total", "counter")
-                .containsEntry("billing_request_latency_milliseconds", "gauge")
+                .containsEntry("billing_request_latency_seconds", "gauge")
                 .doesNotContainKeys("billing_mixed", "billing_wait", "shipping_queue_depth", "sqlstreams_jobs");
         assertThat(text.samples())
                 .containsEntry(TextExposition.key("billing_queue_depth", "queue", "invoices", "region", "eu"), 17.0)
-                .containsEntry(TextExposition.key("billing_request_latency_milliseconds", "route", ROUTE), 12.5)
+                .containsEntry(TextExposition.key("billing_request_latency_seconds", "route", ROUTE), 0.0125)
                 .containsEntry(TextExposition.key("billing_jobs_done_total"), 120.0)
                 .containsEntry(TextExposition.key("billing_busy_time_seconds_total", "worker", "a"), 42.0)
                 .containsEntry(TextExposition.key("sqlstreams_otel_measurements_rejected"), (double) REJECTED_SERIES);

@@ -1,18 +1,23 @@
 package io.sqlstreams.testing;
 
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * A program that some tests need and that a machine with only a JDK and Maven lacks. Each is found at the path its
  * setting names (a system property or, failing that, an environment variable of that name) or at the path Debian's
- * package installs it to. Tests that need one carry {@link RequiresTools}: without the program they are skipped,
+ * package installs it to or, when it is not there, under the same file name in a directory of {@code PATH}. Tests
+ * that need one carry {@link RequiresTools}: without the program they are skipped,
  * unless {@value #REQUIRED_VARIABLE} is {@code true} (as CI sets it), which makes a missing program a failure.
  */
 public enum OptionalTool {
     PGBOUNCER("PgBouncer", "SQLSTREAMS_TEST_PGBOUNCER", "/usr/sbin/pgbouncer", "pgbouncer"),
     CHROMIUM("Chromium", "sqlstreams.tck.browser.chromium", "/usr/bin/chromium", "chromium"),
-    CHROMEDRIVER("chromedriver", "sqlstreams.tck.browser.chromedriver", "/usr/bin/chromedriver", "chromium-driver");
+    CHROMEDRIVER("chromedriver", "sqlstreams.tck.browser.chromedriver", "/usr/bin/chromedriver", "chromium-driver"),
+    PROMTOOL("promtool", "SQLSTREAMS_TEST_PROMTOOL", "/usr/bin/promtool", "prometheus");
 
     public static final String REQUIRED_VARIABLE = "SQLSTREAMS_TEST_TOOLS_REQUIRED";
 
@@ -56,6 +61,19 @@ public enum OptionalTool {
         if (configured == null || configured.isBlank()) {
             configured = System.getenv(setting);
         }
-        return Path.of(configured == null || configured.isBlank() ? debianPath : configured);
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured);
+        }
+        Path debian = Path.of(debianPath);
+        return Files.isExecutable(debian) ? debian : onSearchPath().orElse(debian);
+    }
+
+    /** The program under its Debian file name in a directory of {@code PATH}, when it is installed elsewhere. */
+    private Optional<Path> onSearchPath() {
+        String fileName = Path.of(debianPath).getFileName().toString();
+        String searchPath = System.getenv("PATH");
+        return searchPath == null ? Optional.empty() : Arrays.stream(searchPath.split(File.pathSeparator))
+                .filter(directory -> !directory.isBlank()).map(directory -> Path.of(directory, fileName))
+                .filter(Files::isExecutable).findFirst();
     }
 }
