@@ -456,7 +456,7 @@ public enum Code {
             "A consume session could not add its counters (SQL0042–SQL0051) to their series on __system.metrics, usually because the database was unreachable; delivery goes on, the session keeps counting, and the next flush adds everything not yet recorded.",
             "None if it passes: nothing is lost while the session runs. If it repeats, look at the database's availability; a session that stops while the database is unreachable loses the counts of its last period."),
     SQL0147(Kind.EVENT, Level.WARNING, Recovery.NONE, "AlertEvidenceInsufficient",
-            "An alert check found no usable evidence recent enough to judge a stream or the collector: no sample within the maximum gap, or one it cannot read. Nothing was recorded or resolved; the check counts the stream as failed.",
+            "An alert check found no usable evidence recent enough to judge a stream or the collector: no sample within the maximum gap, or one it cannot read. Nothing was recorded or resolved; the check counts the stream as failed. A missing sample is not logged until the collector has had the maximum gap plus one poll since the checks started or the stream was created.",
             "Make sure the metrics collector runs (its completed_timestamp advances) and that the maximum gap is longer than its poll rate."),
     SQL0148(Kind.EVENT, Level.INFO, Recovery.NONE, "DeadLettersRedriven",
             "An operator redrove dead letters of a consumer group: they run again with a fresh retry budget. The line names the group, the actor, the filter, how many were redriven and the audit row.",

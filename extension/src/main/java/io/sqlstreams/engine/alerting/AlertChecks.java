@@ -7,6 +7,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import io.sqlstreams.AlertEvaluationSnapshot;
 import io.sqlstreams.AlertOwner;
 import io.sqlstreams.AlertState;
 import io.sqlstreams.Code;
@@ -30,6 +31,12 @@ import io.sqlstreams.engine.worker.WorkerTask;
  * the policies declared now. A stream check judges every stream, each in a short transaction of its own, and
  * records each judgement; one stream's failure does not stop the others. Each check run then records its
  * SQL0075–SQL0078 gauges (attribute {@code alert}).
+ *
+ * <p>A judgement that cannot be made is logged as SQL0147, except a stream alert short of a recent sample while
+ * the collector has not yet had the chance to record one: until the alert's maximum gap plus one collector poll
+ * has passed since the later of these checks' first run and the stream's creation
+ * ({@link #awaitingFirstSamples}). A fresh installation, a restarted manager and a new stream so stay quiet; a
+ * collector that stops later is still reported.
  */
 public final class AlertChecks implements WorkerTask {
     private final Engine engine;
@@ -38,6 +45,7 @@ public final class AlertChecks implements WorkerTask {
     private final StreamQueries streams;
     private final EngineMeasurementProducer measurements;
     private final Map<BuiltInAlert, Instant> nextDue = new EnumMap<>(BuiltInAlert.class);
+    private Instant checkingSince;
 
     public AlertChecks(Engine engine) {
         this.engine = engine;
@@ -62,6 +70,9 @@ public final class AlertChecks implements WorkerTask {
     @Override
     public void tick() {
         EvaluationContext context = engine.database().autoCommit("reading the alert policies", evaluator::context);
+        if (checkingSince == null) {
+            checkingSince = context.evaluatedAt();
+        }
         List<Measurement> results = new ArrayList<>();
         for (BuiltInAlert alert : BuiltInAlert.values()) {
             Instant due = nextDue.get(alert);
@@ -98,6 +109,10 @@ public final class AlertChecks implements WorkerTask {
                             : evaluator.stream(connection, context, alert, AlertOwner.stream(stream.id(),
                                     stream.name()), false));
             if (judgement.state() == AlertState.INSUFFICIENT) {
+                if (stream != null && awaitingFirstSamples(judgement.snapshot(), later(checkingSince,
+                        stream.createdAt()), context.config().resolvedMetricCollectorPollRate())) {
+                    return Outcome.EVALUATED;
+                }
                 engine.diagnostics().event(Code.SQL0147, "alert " + alert.alertName() + " of " + subject + ": "
                         + judgement.snapshot().reason());
                 return Outcome.FAILED;
@@ -112,6 +127,24 @@ public final class AlertChecks implements WorkerTask {
                     + " could not be checked: " + failure.getMessage());
             return Outcome.FAILED;
         }
+    }
+
+    /**
+     * Whether a stream alert's {@code snapshot} lacks a recent sample (none, or none within its maximum gap) only
+     * because the collector has not yet had a whole maximum gap plus one {@code collectorPollRate} since
+     * {@code since} to record one.
+     */
+    static boolean awaitingFirstSamples(AlertEvaluationSnapshot snapshot, Instant since,
+                                        Duration collectorPollRate) {
+        Duration gap = snapshot.maximumGap();
+        Instant evaluatedAt = snapshot.evaluatedAt();
+        boolean noRecentSample = snapshot.observedAt() == null
+                || Duration.between(snapshot.observedAt(), evaluatedAt).compareTo(gap) > 0;
+        return noRecentSample && evaluatedAt.isBefore(since.plus(gap).plus(collectorPollRate));
+    }
+
+    private static Instant later(Instant one, Instant other) {
+        return other != null && other.isAfter(one) ? other : one;
     }
 
     private enum Outcome {

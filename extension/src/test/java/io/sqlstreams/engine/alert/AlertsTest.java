@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.StringReader;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -39,6 +40,7 @@ import io.sqlstreams.engine.EngineTestBase;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.consume.HeldFence;
 import io.sqlstreams.testing.PostgresTest;
+import io.sqlstreams.testing.Sql;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 
@@ -48,6 +50,9 @@ class AlertsTest extends EngineTestBase {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final Duration FAST = Duration.ofMillis(200);
     private static final Duration PENDING = Duration.ofSeconds(3);
+    private static final Duration GAP = Duration.ofSeconds(1);
+    private static final List<String> STREAM_ALERTS = List.of("partition_count", "compaction_read_cost",
+            "worker_liveness", "fence_held");
 
     @SchemaVersion(1)
     public record Order(int n) {
@@ -140,6 +145,44 @@ class AlertsTest extends EngineTestBase {
             assertThat(snapshot.maximumAge()).isEqualTo(Duration.ofSeconds(1));
             assertThat(snapshot.observedDuration()).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
             assertThat(client.system().alerts().list()).containsExactly(active);
+        }
+    }
+
+    @Test
+    void aFreshStartLogsNoSql0147WhileTheCollectorHasHadNoWholeGapAndPollToRecordASample() {
+        orders("fresh.orders");
+        StreamAlertConfig checked = new StreamAlertConfig("@every 200ms", null, null, GAP, false);
+        client.system().register(new SystemConfig(FAST, Duration.ofHours(1))
+                .withAlerts(checked, checked, checked, null).withFenceHeldAlert(checked));
+
+        try (BackgroundManager manager = BackgroundManager.start(client)) {
+            Instant pastTheGap = Instant.now().plus(GAP.multipliedBy(2));
+            await().atMost(WAIT).until(() -> STREAM_ALERTS.stream().allMatch(alert -> checkRanAfter(alert,
+                    pastTheGap)));
+            assertThat(client.stream("fresh.orders", Order.class).alerts().alert("partition_count").snapshot()
+                    .state()).as("the one pass's samples are older than the gap: no evidence")
+                    .isEqualTo(AlertState.INSUFFICIENT);
+        }
+
+        assertThat(logger.withCode("SQL0147")).as("the hourly collector has had no whole gap plus a poll yet")
+                .isEmpty();
+    }
+
+    @Test
+    void aCollectorThatStopsRecordingPastTheGapIsLoggedAsSql0147() throws SQLException {
+        orders("stopped.orders");
+        StreamAlertConfig checked = new StreamAlertConfig("@every 200ms", null, null, GAP, false);
+        client.system().register(new SystemConfig(FAST, FAST).withAlerts(checked, null, null, null));
+
+        try (BackgroundManager manager = BackgroundManager.start(client)) {
+            await().atMost(WAIT).until(() -> client.system().metrics().metric("sqlstreams.stream.state.partitions",
+                    Map.of("stream", "stopped.orders")).latest().isPresent());
+            new Sql(database).update("UPDATE {s}.worker_config SET target_instances = 0"
+                    + " WHERE name = 'metrics_collector' AND stream_id IS NULL");
+
+            await().atMost(WAIT).until(() -> logger.withCode("SQL0147").stream().anyMatch(line -> line.contains(
+                    "alert partition_count of stream \"stopped.orders\": the newest sample is older than the"
+                            + " maximum gap")));
         }
     }
 
