@@ -17,17 +17,26 @@ import org.postgresql.ds.PGSimpleDataSource;
 /**
  * One installation schema on one PostgreSQL, as this run reaches it. Every call is tried once: an operator at a
  * prompt would rather rerun a command than wait out the library's retry curve. Destroy verbs are allowed: the
- * operator typed them.
+ * operator typed them. Every client it makes writes the library's log lines to the run's {@link StderrLogger}, so
+ * every command logs in the one-line format of {@code manager run}.
  */
 final class Installation {
     private static final RetryPolicy ONE_ATTEMPT = RetryPolicy.builder().maxRetries(1).build();
 
     private final PGSimpleDataSource dataSource;
+    private final StderrLogger lines;
     private final ClientConfig config;
 
-    Installation(PGSimpleDataSource dataSource, String schema) {
+    Installation(PGSimpleDataSource dataSource, String schema, StderrLogger lines) {
         this.dataSource = dataSource;
-        this.config = ClientConfig.builder().schema(schema).retry(ONE_ATTEMPT).allowDestroy(true).build();
+        this.lines = lines;
+        this.config = ClientConfig.builder().schema(schema).retry(ONE_ATTEMPT).allowDestroy(true).logger(lines)
+                .build();
+    }
+
+    /** Where the library's log lines of this run go. */
+    StderrLogger lines() {
+        return lines;
     }
 
     String schema() {
@@ -41,9 +50,9 @@ final class Installation {
 
     /**
      * A client for a command that runs until it is stopped: the library's own retry curve (a database outage is
-     * waited out, not reported at once) and the library's lines written to {@code lines}.
+     * waited out, not reported at once).
      */
-    SqlStreams longRunningClient(StderrLogger lines, ManagerConfig manager) {
+    SqlStreams longRunningClient(ManagerConfig manager) {
         return SqlStreams.create(dataSource, ClientConfig.builder().schema(config.schema()).logger(lines)
                 .manager(manager).build());
     }

@@ -1,7 +1,6 @@
 package io.sqlstreams.cli;
 
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
@@ -50,9 +49,9 @@ final class ManagerCommands {
             ManagerConfig manager = new ManagerConfig(instanceTtl == null ? null
                     : DurationText.parse("--instance-ttl", instanceTtl), null, null, null);
             InetSocketAddress address = metricsAddress == null ? null : MetricsAddress.parse(metricsAddress);
-            StderrLogger lines = new StderrLogger(err(), Level.INFO);
+            StderrLogger lines = installation.lines();
             CountDownLatch released = new CountDownLatch(1);
-            try (SqlStreams client = installation.longRunningClient(lines, manager);
+            try (SqlStreams client = installation.longRunningClient(manager);
                  SqlStreams reader = address == null ? null : installation.client();
                  PrometheusEndpoint endpoint = address == null ? null : listen(address, reader, lines)) {
                 Thread onSignal = new Thread(() -> {

@@ -63,7 +63,8 @@ final class SqlStreamsCommand {
         }
         String chosenSchema = schema != null ? schema : environment.getOrDefault(SCHEMA_VARIABLE, ClientConfig.DEFAULT_SCHEMA);
         try {
-            return new Installation(DatabaseUrl.dataSource(chosenUrl), chosenSchema);
+            return new Installation(DatabaseUrl.dataSource(chosenUrl), chosenSchema,
+                    new StderrLogger(command.commandLine().getErr(), System.Logger.Level.INFO));
         } catch (IllegalArgumentException invalid) {
             throw new ParameterException(command.commandLine(), invalid.getMessage());
         }

@@ -6,8 +6,8 @@ import java.time.Instant;
 import java.util.ResourceBundle;
 
 /**
- * The library's log lines at {@code minimum} and above, each on one line of {@code err} after its time, for a
- * command that runs until it is stopped ({@code manager run}).
+ * The library's log lines at {@code minimum} and above, each on one line of {@code err}: its time, its level, then
+ * the line as the library wrote it (its code first). Every command of the tool logs through one of these.
  */
 final class StderrLogger implements System.Logger {
     private final PrintWriter err;

@@ -66,6 +66,9 @@ class DeadLetterCommandsTest {
     private static final List<String> DEAD_GROUPS = List.of("reader", "redriven", "discarded", "prompted",
             "toggled", "audited");
     private static final String OS_USER = System.getProperty("user.name");
+    /** One library log line as every command writes it: its time, its level, its code, the message. */
+    private static final String LOG_LINE = "\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z (TRACE|DEBUG|INFO|WARNING|ERROR)"
+            + " SQL\\d{4} .+";
 
     private static Map<String, String> environment;
     private static EngineClient client;
@@ -331,7 +334,10 @@ class DeadLetterCommandsTest {
         assertThat(nothing.err()).isEqualTo("discard 2" + question + "the dead letters of consumer group"
                 + " \"prompted\" on stream \"" + STREAM + "\" were not discarded: yes was not typed\n");
         assertThat(yes.exitCode()).as(yes.err()).isZero();
-        assertThat(yes.err()).isEqualTo("discard 3" + question);
+        assertThat(yes.err()).as("the question, then the library's line (after the typed answer on a terminal)")
+                .startsWith("discard 3" + question).endsWith("\n");
+        assertThat(yes.err().substring(("discard 3" + question).length()).strip()).matches(LOG_LINE)
+                .contains(" INFO SQL0149 ");
         assertThat(TextTables.fields(yes.outLines())).containsEntry("kind", "discard").containsEntry("affected", "3")
                 .containsEntry("actor", OS_USER).containsEntry("filter", TextTable.NONE);
         assertThat(deadCount("prompted")).isZero();
@@ -376,6 +382,10 @@ class DeadLetterCommandsTest {
         CliRun resumedInspect = CliRun.run(environment, "consumer", "inspect", STREAM, "toggled", "-o", "json");
 
         assertThat(pause.exitCode()).as(pause.err()).isZero();
+        assertThat(pause.errLines()).as("the library's lines on the run's stderr, one line each as manager run"
+                + " writes them: time, level, then the line code first").isNotEmpty()
+                .allSatisfy(line -> assertThat(line).matches(LOG_LINE))
+                .anySatisfy(line -> assertThat(line).contains(" INFO SQL0150 "));
         assertThat(TextTables.fields(pause.outLines())).containsExactly(
                 Map.entry("id", Long.toString(pauseAction.id())),
                 Map.entry("kind", "pause"),
