@@ -162,6 +162,8 @@ class AlertsTest extends EngineTestBase {
             assertThat(client.stream("fresh.orders", Order.class).alerts().alert("partition_count").snapshot()
                     .state()).as("the one pass's samples are older than the gap: no evidence")
                     .isEqualTo(AlertState.INSUFFICIENT);
+        } finally {
+            client.system().register(SystemConfig.defaults());
         }
 
         assertThat(logger.withCode("SQL0147")).as("the hourly collector has had no whole gap plus a poll yet")
@@ -174,15 +176,20 @@ class AlertsTest extends EngineTestBase {
         StreamAlertConfig checked = new StreamAlertConfig("@every 200ms", null, null, GAP, false);
         client.system().register(new SystemConfig(FAST, FAST).withAlerts(checked, null, null, null));
 
+        Sql sql = new Sql(database);
+        String collector = " WHERE name = 'metrics_collector' AND stream_id IS NULL";
+        long target = sql.count("SELECT target_instances FROM {s}.worker_config" + collector);
         try (BackgroundManager manager = BackgroundManager.start(client)) {
             await().atMost(WAIT).until(() -> client.system().metrics().metric("sqlstreams.stream.state.partitions",
                     Map.of("stream", "stopped.orders")).latest().isPresent());
-            new Sql(database).update("UPDATE {s}.worker_config SET target_instances = 0"
-                    + " WHERE name = 'metrics_collector' AND stream_id IS NULL");
+            sql.update("UPDATE {s}.worker_config SET target_instances = 0" + collector);
 
             await().atMost(WAIT).until(() -> logger.withCode("SQL0147").stream().anyMatch(line -> line.contains(
                     "alert partition_count of stream \"stopped.orders\": the newest sample is older than the"
                             + " maximum gap")));
+        } finally {
+            sql.update("UPDATE {s}.worker_config SET target_instances = ?" + collector, (int) target);
+            client.system().register(SystemConfig.defaults());
         }
     }
 
