@@ -18,16 +18,14 @@ class AlertOwnerOptions {
     private String consumer;
 
     /**
-     * {@code verb} applied to the owner's alerts through a client opened for it; first a usage error of
+     * {@code verb} applied to the owner's alerts through the run's client; first a usage error of
      * {@code command} for {@code --consumer} without {@code --stream}.
      */
     <T> T read(InstallationCommand command, Installation installation, Function<AlertsHandle, T> verb) {
         if (consumer != null && stream == null) {
             throw command.usageError("--consumer needs --stream");
         }
-        try (SqlStreams client = installation.client()) {
-            return verb.apply(alerts(client));
-        }
+        return verb.apply(alerts(installation.client()));
     }
 
     private AlertsHandle alerts(SqlStreams client) {

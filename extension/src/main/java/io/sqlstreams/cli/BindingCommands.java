@@ -78,12 +78,11 @@ final class BindingCommands {
         @Override
         int run(Output output, Installation installation) {
             List<GroupBinding> rows = new ArrayList<>();
-            try (SqlStreams client = installation.client()) {
-                for (Stream stream : client.streams()) {
-                    for (Consumer group : client.stream(stream.name(), Object.class).consumers()) {
-                        rows.add(new GroupBinding(stream.name(), group.name(), client.stream(stream.name(),
-                                Object.class).consumer(group.name()).binding().get().orElse(null)));
-                    }
+            SqlStreams client = installation.client();
+            for (Stream stream : client.streams()) {
+                for (Consumer group : client.stream(stream.name(), Object.class).consumers()) {
+                    rows.add(new GroupBinding(stream.name(), group.name(), client.stream(stream.name(),
+                            Object.class).consumer(group.name()).binding().get().orElse(null)));
                 }
             }
             output.rows(FORMAT, rows);

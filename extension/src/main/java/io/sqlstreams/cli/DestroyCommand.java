@@ -38,13 +38,12 @@ abstract class DestroyCommand extends InstallationCommand {
     @Override
     final int run(Output output, Installation installation) {
         Prompt prompt = yes ? Prompt.NONE : confirmation(output, "destroy");
-        try (SqlStreams client = installation.client()) {
-            if (!yes && !confirmed(client, prompt)) {
-                err().println(describe() + " was not destroyed: the name typed did not match");
-                return ExitCodes.DECLINED;
-            }
-            destroy(client);
+        SqlStreams client = installation.client();
+        if (!yes && !confirmed(client, prompt)) {
+            err().println(describe() + " was not destroyed: the name typed did not match");
+            return ExitCodes.DECLINED;
         }
+        destroy(client);
         if (output.json()) {
             output.json(identity().add("destroyed", true).build());
         } else {

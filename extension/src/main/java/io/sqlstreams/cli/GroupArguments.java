@@ -29,11 +29,9 @@ final class GroupArguments {
         return client.stream(stream, Object.class).consumer(group);
     }
 
-    /** {@code verb} applied to the group's handle, through a client opened for it. */
+    /** {@code verb} applied to the group's handle, through the run's client. */
     <T> T apply(Installation installation, Function<ConsumerHandle<Object>, T> verb) {
-        try (SqlStreams client = installation.client()) {
-            return verb.apply(handle(client));
-        }
+        return verb.apply(handle(installation.client()));
     }
 
     /** The group as error lines and questions name it: {@code consumer group "charge-cards" on stream "payments"}. */

@@ -18,18 +18,23 @@ import org.postgresql.ds.PGSimpleDataSource;
  * One installation schema on one PostgreSQL, as this run reaches it. Every call is tried once: an operator at a
  * prompt would rather rerun a command than wait out the library's retry curve. Destroy verbs are allowed: the
  * operator typed them. Every client it makes writes the library's log lines to the run's {@link StderrLogger}, so
- * every command logs in the one-line format of {@code manager run}.
+ * every command logs in the one-line format of {@code manager run}. It owns the one client a one-shot command reads
+ * through and closes it when the command ends ({@link InstallationCommand}), so the client's handler pool,
+ * announcer and wake-up listener end with the command.
  */
-final class Installation {
+final class Installation implements AutoCloseable {
     private static final RetryPolicy ONE_ATTEMPT = RetryPolicy.builder().maxRetries(1).build();
 
     private final PGSimpleDataSource dataSource;
     private final StderrLogger lines;
     private final ClientConfig config;
+    private final ClientFactory clients;
+    private SqlStreams client;
 
-    Installation(PGSimpleDataSource dataSource, String schema, StderrLogger lines) {
+    Installation(PGSimpleDataSource dataSource, String schema, StderrLogger lines, ClientFactory clients) {
         this.dataSource = dataSource;
         this.lines = lines;
+        this.clients = clients;
         this.config = ClientConfig.builder().schema(schema).retry(ONE_ATTEMPT).allowDestroy(true).logger(lines)
                 .build();
     }
@@ -43,9 +48,31 @@ final class Installation {
         return config.schema();
     }
 
-    /** The library's client: checks the schema name and that PostgreSQL answers. */
+    /**
+     * The library's client, created on first use (it checks the schema name and that PostgreSQL answers) and closed
+     * by {@link #close()}: callers do not close it.
+     */
     SqlStreams client() {
-        return SqlStreams.create(dataSource, config);
+        if (client == null) {
+            client = clients.create(dataSource, config);
+        }
+        return client;
+    }
+
+    /** Closes the client {@link #client()} created, if any. */
+    @Override
+    public void close() {
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    /** How the tool creates its one-shot client: {@link SqlStreams#create}; tests watch the clients it makes. */
+    @FunctionalInterface
+    interface ClientFactory {
+        ClientFactory LIBRARY = SqlStreams::create;
+
+        SqlStreams create(PGSimpleDataSource dataSource, ClientConfig config);
     }
 
     /**

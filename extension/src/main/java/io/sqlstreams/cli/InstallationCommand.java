@@ -9,7 +9,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * A command that reads or sets up the installation named by the run's {@code --url} and {@code --schema}: it is
- * handed the run's output and that installation, and returns its exit code.
+ * handed the run's output and that installation, and returns its exit code. The installation's client is closed
+ * when {@link #run} returns or throws.
  */
 abstract class InstallationCommand implements Callable<Integer> {
     @Spec
@@ -58,6 +59,8 @@ abstract class InstallationCommand implements Callable<Integer> {
     public final Integer call() {
         SqlStreamsCommand root = SqlStreamsCommand.of(spec);
         Output output = root.output(spec, quiet());
-        return run(output, root.installation(spec));
+        try (Installation installation = root.installation(spec)) {
+            return run(output, installation);
+        }
     }
 }

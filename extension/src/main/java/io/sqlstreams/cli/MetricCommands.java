@@ -50,9 +50,8 @@ final class MetricCommands {
         int run(Output output, Installation installation) {
             MetricFilter filter = MetricFilter.all().origin(origin());
             List<Measurement> series;
-            try (SqlStreams client = installation.client()) {
-                series = client.system().metrics().latest(filter).latest();
-            }
+            SqlStreams client = installation.client();
+            series = client.system().metrics().latest(filter).latest();
             if (quiet) {
                 series.stream().map(Measurement::name).distinct().forEach(output::line);
             } else if (output.json()) {
@@ -163,10 +162,9 @@ final class MetricCommands {
             checkOptions();
             MetricFilter filter = selection.filter();
             JsonObject document;
-            try (SqlStreams client = installation.client()) {
-                MetricsHandle metrics = client.system().metrics();
-                document = document(metrics, metrics.latest(filter));
-            }
+            SqlStreams client = installation.client();
+            MetricsHandle metrics = client.system().metrics();
+            document = document(metrics, metrics.latest(filter));
             boolean exists = document.getBoolean("exists");
             if (output.json()) {
                 output.json(document);

@@ -45,9 +45,7 @@ final class ScheduleCommands {
 
         @Override
         List<Schedule> rows(Installation installation) {
-            try (SqlStreams client = installation.client()) {
-                return client.schedules();
-            }
+            return installation.client().schedules();
         }
     }
 
@@ -60,11 +58,9 @@ final class ScheduleCommands {
             return name;
         }
 
-        /** {@code verb} applied to the schedule's handle, through a client opened for it. */
+        /** {@code verb} applied to the schedule's handle, through the run's client. */
         <T> T apply(Installation installation, Function<SchedulerHandle, T> verb) {
-            try (SqlStreams client = installation.client()) {
-                return verb.apply(client.scheduler(name));
-            }
+            return verb.apply(installation.client().scheduler(name));
         }
     }
 

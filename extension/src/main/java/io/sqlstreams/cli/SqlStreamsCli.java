@@ -13,8 +13,13 @@ final class SqlStreamsCli {
     }
 
     static CommandLine commandLine(Map<String, String> environment, Prompt prompt) {
+        return commandLine(environment, prompt, Installation.ClientFactory.LIBRARY);
+    }
+
+    /** {@link #commandLine(Map, Prompt)} whose one-shot commands create their client with {@code clients}. */
+    static CommandLine commandLine(Map<String, String> environment, Prompt prompt, Installation.ClientFactory clients) {
         ErrorReporter errors = new ErrorReporter();
-        return new CommandLine(new SqlStreamsCommand(environment, prompt))
+        return new CommandLine(new SqlStreamsCommand(environment, prompt, clients))
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setParameterExceptionHandler(errors)
                 .setExecutionExceptionHandler(errors);

@@ -28,6 +28,7 @@ final class SqlStreamsCommand {
 
     private final Map<String, String> environment;
     private final Prompt prompt;
+    private final Installation.ClientFactory clients;
 
     @Option(names = "--url", paramLabel = "URL", scope = ScopeType.INHERIT,
             description = "PostgreSQL URL: jdbc:postgresql://host:port/db?user=… or postgres://user:password@host/db"
@@ -44,9 +45,10 @@ final class SqlStreamsCommand {
             description = "text (aligned tables, the default) or json")
     private OutputFormat output = OutputFormat.TEXT;
 
-    SqlStreamsCommand(Map<String, String> environment, Prompt prompt) {
+    SqlStreamsCommand(Map<String, String> environment, Prompt prompt, Installation.ClientFactory clients) {
         this.environment = Map.copyOf(environment);
         this.prompt = prompt;
+        this.clients = clients;
     }
 
     /** The root command of the tree {@code command} belongs to. */
@@ -64,7 +66,7 @@ final class SqlStreamsCommand {
         String chosenSchema = schema != null ? schema : environment.getOrDefault(SCHEMA_VARIABLE, ClientConfig.DEFAULT_SCHEMA);
         try {
             return new Installation(DatabaseUrl.dataSource(chosenUrl), chosenSchema,
-                    new StderrLogger(command.commandLine().getErr(), System.Logger.Level.INFO));
+                    new StderrLogger(command.commandLine().getErr(), System.Logger.Level.INFO), clients);
         } catch (IllegalArgumentException invalid) {
             throw new ParameterException(command.commandLine(), invalid.getMessage());
         }

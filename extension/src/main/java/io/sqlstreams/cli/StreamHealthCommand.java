@@ -27,11 +27,10 @@ final class StreamHealthCommand extends InstallationCommand {
     int run(Output output, Installation installation) {
         List<StreamVersionHealth> versions;
         List<GroupFence> fences;
-        try (SqlStreams client = installation.client()) {
-            StreamHandle<Object> handle = client.stream(stream, Object.class);
-            versions = handle.health();
-            fences = handle.fences();
-        }
+        SqlStreams client = installation.client();
+        StreamHandle<Object> handle = client.stream(stream, Object.class);
+        versions = handle.health();
+        fences = handle.fences();
         if (output.json()) {
             JsonArrayBuilder array = Json.createArrayBuilder();
             versions.forEach(version -> array.add(json(version)));

@@ -35,9 +35,8 @@ final class StreamLifecycleCommands {
             if (stream.equals(newName)) {
                 throw usageError("the new name is the stream's name: nothing to rename");
             }
-            try (SqlStreams client = installation.client()) {
-                output.row(RowFormat.STREAM, client.stream(stream, Object.class).rename(newName));
-            }
+            SqlStreams client = installation.client();
+            output.row(RowFormat.STREAM, client.stream(stream, Object.class).rename(newName));
             return ExitCodes.OK;
         }
     }

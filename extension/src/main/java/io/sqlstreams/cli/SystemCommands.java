@@ -34,9 +34,8 @@ final class SystemCommands {
         @Override
         int run(Output output, Installation installation) {
             JsonObject fields;
-            try (SqlStreams client = installation.client()) {
-                fields = json(apply(client.system()));
-            }
+            SqlStreams client = installation.client();
+            fields = json(apply(client.system()));
             if (output.json()) {
                 output.json(fields);
             } else {
@@ -136,9 +135,8 @@ final class SystemCommands {
 
         @Override
         int run(Output output, Installation installation) {
-            try (SqlStreams client = installation.client()) {
-                client.system().destroy(force ? DestroyOptions.forced() : DestroyOptions.guarded());
-            }
+            SqlStreams client = installation.client();
+            client.system().destroy(force ? DestroyOptions.forced() : DestroyOptions.guarded());
             if (output.json()) {
                 output.json(Json.createObjectBuilder().add("schema", installation.schema()).add("destroyed", true)
                         .build());

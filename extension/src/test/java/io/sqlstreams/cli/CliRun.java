@@ -25,7 +25,12 @@ record CliRun(int exitCode, String out, String err) {
 
     /** Runs {@code args} with {@code environment} as the process environment, without a terminal. */
     static CliRun run(Map<String, String> environment, String... args) {
-        return execute(environment, null, args);
+        return execute(environment, null, Installation.ClientFactory.LIBRARY, args);
+    }
+
+    /** {@link #run} whose one-shot commands create their client with {@code clients}. */
+    static CliRun withClients(Installation.ClientFactory clients, Map<String, String> environment, String... args) {
+        return execute(environment, null, clients, args);
     }
 
     /**
@@ -33,16 +38,17 @@ record CliRun(int exitCode, String out, String err) {
      * prompts go to standard error.
      */
     static CliRun typing(String typed, Map<String, String> environment, String... args) {
-        return execute(environment, typed, args);
+        return execute(environment, typed, Installation.ClientFactory.LIBRARY, args);
     }
 
-    private static CliRun execute(Map<String, String> environment, String typed, String[] args) {
+    private static CliRun execute(Map<String, String> environment, String typed, Installation.ClientFactory clients,
+                                  String[] args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         PrintWriter errWriter = new PrintWriter(err, true);
         Prompt prompt = typed == null ? Prompt.NONE
                 : new Prompt(new BufferedReader(new StringReader(typed)), errWriter);
-        CommandLine cli = SqlStreamsCli.commandLine(environment, prompt);
+        CommandLine cli = SqlStreamsCli.commandLine(environment, prompt, clients);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(errWriter);
         int exitCode = cli.execute(args);
