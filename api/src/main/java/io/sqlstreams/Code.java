@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * The diagnostic code catalogue. Errors, log events, metrics and alerts share one numbering space,
- * {@code SQL0001} to {@code SQL0163}, each number used exactly once; {@link #kind()} says which of
+ * {@code SQL0001} to {@code SQL0164}, each number used exactly once; {@link #kind()} says which of
  * the four a code is. Every {@link SqlStreamsException} carries its code, and every log line the
  * library writes starts with the code of its event, so an operator can look any line up here.
  *
@@ -505,7 +505,10 @@ public enum Code {
             "Run sqlstreams stream health to see the holding transaction's pid, xid and state, then commit or roll it back (COMMIT PREPARED / ROLLBACK PREPARED for a prepared one)."),
     SQL0163(Kind.EVENT, Level.INFO, Recovery.NONE, "InstallationDestroyProgress",
             "A system destroy is under way or has finished: it drops the installation's streams one per transaction, then the shared tables. The line says how many streams are dropped and how many are left.",
-            "None. A destroy that stops part way says so in its error; run it again and it goes on with the streams that are left.");
+            "None. A destroy that stops part way says so in its error; run it again and it goes on with the streams that are left."),
+    SQL0164(Kind.ERROR, Level.ERROR, Recovery.PERMANENT, "ConsoleRequestRefused",
+            "The web console refused a request itself: no such page, endpoint or message (404), a change without the operator role or without the session's CSRF token (403), or a method the path does not take (405). Nothing was changed.",
+            "Check the path and the method; for a change, sign in with the sqlstreams-operator role and send the X-SQLStreams-CSRF header with the token api/session returned.");
 
     /** Whether a code names an error, a log event, a metric or an alert. */
     public enum Kind { ERROR, EVENT, METRIC, ALERT }

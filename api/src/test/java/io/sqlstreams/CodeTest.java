@@ -32,9 +32,9 @@ class CodeTest {
     }
 
     @Test
-    void constantsAreSql0001ToSql0163InOrder() {
+    void constantsAreSql0001ToSql0164InOrder() {
         Code[] codes = Code.values();
-        assertThat(codes).hasSize(163);
+        assertThat(codes).hasSize(164);
         for (int i = 0; i < codes.length; i++) {
             String expected = String.format("SQL%04d", i + 1);
             assertThat(codes[i].name()).isEqualTo(expected);
@@ -60,7 +60,7 @@ class CodeTest {
         errors.addAll(range(53, 56));
         errors.addAll(numbers(64, 66, 97, 106, 107, 108, 109, 110, 111, 112, 113));
         errors.addAll(range(132, 138));
-        errors.addAll(numbers(145, 152, 153, 156, 157, 158, 159));
+        errors.addAll(numbers(145, 152, 153, 156, 157, 158, 159, 164));
         Set<Integer> metrics = range(42, 51);
         metrics.addAll(range(67, 93));
         metrics.addAll(range(98, 100));
@@ -203,7 +203,7 @@ class CodeTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"SQL0000", "SQL0164", "0", "164", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
+    @ValueSource(strings = {"SQL0000", "SQL0165", "0", "165", "abc", "SQL00591", "00059", "SQL", "SQL 0059",
         "SQL-0059", "-59", "+59", "SQLX059", "   "})
     void findRejectsAnythingElse(String text) {
         assertThat(Code.find(text)).isEmpty();

@@ -116,14 +116,14 @@ class ExplainCommandTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"SQL0164", "SQL0000", "nonsense"})
+    @ValueSource(strings = {"SQL0165", "SQL0000", "nonsense"})
     void anUnknownCodeIsAbsent(String unknown) {
         CliRun run = CliRun.run(NO_DATABASE, "explain", unknown);
 
         assertThat(run.exitCode()).isEqualTo(ExitCodes.ABSENT);
         assertThat(run.out()).isEmpty();
         assertThat(run.errLines()).containsExactly(
-                "no diagnostic code or name \"" + unknown + "\": codes run from SQL0001 to SQL0163");
+                "no diagnostic code or name \"" + unknown + "\": codes run from SQL0001 to SQL0164");
     }
 
     @Test

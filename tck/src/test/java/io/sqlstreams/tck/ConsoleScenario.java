@@ -119,12 +119,12 @@ public abstract class ConsoleScenario extends TckScenario {
         assertThat(viewerSession.getBoolean("operator")).isFalse();
         ConsoleEndpoint.Answer refused = viewer.post(GROUP_PATH + "/dead/redrive?" + selection,
                 viewerSession.getString("csrf"));
-        assertThat(refused.status()).isEqualTo(403);
+        assertError(refused, 403, "SQL0164");
         assertThat(refused.json().getString("message")).contains("sqlstreams-operator");
 
         String csrf = operator.get("session").json().getString("csrf");
-        assertThat(operator.post(GROUP_PATH + "/dead/redrive?" + selection, null).status()).isEqualTo(403);
-        assertThat(operator.post(GROUP_PATH + "/dead/redrive?" + selection, "forged").status()).isEqualTo(403);
+        assertError(operator.post(GROUP_PATH + "/dead/redrive?" + selection, null), 403, "SQL0164");
+        assertError(operator.post(GROUP_PATH + "/dead/redrive?" + selection, "forged"), 403, "SQL0164");
 
         JsonObject dryRun = operator.post(GROUP_PATH + "/dead/redrive?" + selection + "&dry_run=true", csrf).json();
         assertThat(dryRun.getBoolean("dry_run")).isTrue();
@@ -164,7 +164,7 @@ public abstract class ConsoleScenario extends TckScenario {
         assertThat(viewer.get(GROUP_PATH + "/dead/count?error="
                 + URLEncoder.encode("%'; DROP TABLE x; --", StandardCharsets.UTF_8)).json()
                 .getJsonNumber("count").longValue()).as("SQL text in a filter is only text").isZero();
-        assertThat(viewer.post(GROUP_PATH + "/dead/count", null).status()).isEqualTo(405);
+        assertError(viewer.post(GROUP_PATH + "/dead/count", null), 405, "SQL0164");
 
         String messages = "streams/" + Payment.STREAM + "/";
         assertError(viewer.get("streams/no.such.stream/messages/1"), 404, "SQL0005");
@@ -177,10 +177,10 @@ public abstract class ConsoleScenario extends TckScenario {
         assertThat(viewer.get(messages + "keys?key=" + URLEncoder.encode("'; DROP TABLE x; --", StandardCharsets.UTF_8))
                 .json().getJsonArray("messages")).as("SQL text in a key is only text").isEmpty();
         assertError(viewer.get(messages + "keys"), 400, "SQL0152");
-        assertThat(viewer.get(messages + "messages/999999999").status()).isEqualTo(404);
-        assertThat(viewer.post("alerts", null).status()).isEqualTo(405);
-        assertThat(viewer.post(messages + "messages/1", null).status()).isEqualTo(405);
-        assertThat(viewer.get("no-such-endpoint").status()).isEqualTo(404);
+        assertError(viewer.get(messages + "messages/999999999"), 404, "SQL0164");
+        assertError(viewer.post("alerts", null), 405, "SQL0164");
+        assertError(viewer.post(messages + "messages/1", null), 405, "SQL0164");
+        assertError(viewer.get("no-such-endpoint"), 404, "SQL0164");
 
         ConsoleEndpoint operator = ConsoleEndpoint.as(server(), APPLICATION, OPERATOR, PASSWORD);
         String csrf = operator.get("session").json().getString("csrf");

@@ -4,11 +4,14 @@ import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
 
 /**
- * An answer other than success: its HTTP status, the diagnostic code when one applies (null for a refusal of the
- * console itself, such as a missing role), and a message safe to show.
+ * An answer other than success: its HTTP status, its diagnostic code (the engine's refusal's, or SQL0164 for a
+ * refusal of the console itself: an unknown path or message, a missing role or CSRF token, a wrong method), and a
+ * message safe to show.
  */
 final class ConsoleFailure extends RuntimeException {
     private static final long serialVersionUID = 1L;
+
+    private static final String REFUSED = Code.SQL0164.id();
 
     private final int status;
     private final String code;
@@ -20,15 +23,15 @@ final class ConsoleFailure extends RuntimeException {
     }
 
     static ConsoleFailure forbidden(String message) {
-        return new ConsoleFailure(403, null, message);
+        return new ConsoleFailure(403, REFUSED, message);
     }
 
     static ConsoleFailure notFound(String message) {
-        return new ConsoleFailure(404, null, message);
+        return new ConsoleFailure(404, REFUSED, message);
     }
 
     static ConsoleFailure methodNotAllowed(String method) {
-        return new ConsoleFailure(405, null, method + " is not allowed here");
+        return new ConsoleFailure(405, REFUSED, method + " is not allowed here");
     }
 
     /** A refusal of the engine's as the client sees it: bad input is 400, something unknown 404, else 500. */
