@@ -32,8 +32,9 @@ public record StreamVersionHealth(int schemaVersion, long messages, Long firstId
      * One consumer group's share of a payload version.
      *
      * @param group    the group's name
-     * @param unread   messages at this version its committed cursor has not passed yet (a group on another version
-     *                 passes them over without reading them)
+     * @param unread   messages at this version past its committed cursor that a reader of this version will be
+     *                 delivered: its bindings match their routing key and, for a compacted message, it is still its
+     *                 key's head (a group on another version passes them over without reading them)
      * @param retrying messages at this version waiting in its exception queue: ready, in flight or deferred
      * @param dead     its dead letters at this version, which only a reader of this version can redrive
      */

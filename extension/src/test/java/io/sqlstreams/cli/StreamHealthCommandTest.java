@@ -152,4 +152,40 @@ class StreamHealthCommandTest {
         assertThat(badName.err()).startsWith("SQL0109 ");
         assertThat(unknown.out() + badName.out()).isEmpty();
     }
+
+    /**
+     * {@code payments.routed}: at version 1 {@code eu.paris} and then {@code eu.lyon} under compaction key {@code k}
+     * (so {@code eu.paris} is superseded), {@code us.nyc} and {@code eu.rome}; at version 2 {@code eu.berlin} and
+     * {@code us.la}. {@code eu-cards} binds {@code eu.*}, {@code all-cards} binds nothing.
+     */
+    @Test
+    void unreadCountsOnlyWhatTheGroupWillBeDeliveredAtEachVersion() {
+        String routed = "payments.routed";
+        StreamHandle<PaymentV1> v1 = client.stream(routed, PaymentV1.class);
+        v1.register();
+        v1.consumer("eu-cards").register(ConsumerConfig.builder().bindings(List.of("eu.*")).build());
+        v1.consumer("all-cards").register();
+        ProduceOptions compacted = ProduceOptions.builder().routingKey("eu.paris").messageKey("k")
+                .compaction(CompactionOptions.enabled()).build();
+        try (Producer<PaymentV1> old = v1.producer().register();
+             Producer<PaymentV2> current = client.stream(routed, PaymentV2.class).producer().register()) {
+            old.produce(new PaymentV1("1"), compacted);
+            old.produce(new PaymentV1("2"), ProduceOptions.builder().routingKey("eu.lyon").messageKey("k")
+                    .compaction(CompactionOptions.enabled()).build());
+            old.produce(new PaymentV1("3"), ProduceOptions.builder().routingKey("us.nyc").build());
+            old.produce(new PaymentV1("4"), ProduceOptions.builder().routingKey("eu.rome").build());
+            current.produce(new PaymentV2("5", 500), ProduceOptions.builder().routingKey("eu.berlin").build());
+            current.produce(new PaymentV2("6", 600), ProduceOptions.builder().routingKey("us.la").build());
+        }
+
+        CliRun run = CliRun.run(environment, "stream", "health", routed);
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        List<String> lines = run.outLines();
+        assertThat(TextTables.rows(lines.subList(lines.indexOf("") + 1, lines.lastIndexOf("")))).containsExactly(
+                Map.of("VERSION", "1", "CONSUMER", "all-cards", "UNREAD", "3", "RETRYING", "0", "DEAD", "0"),
+                Map.of("VERSION", "1", "CONSUMER", "eu-cards", "UNREAD", "2", "RETRYING", "0", "DEAD", "0"),
+                Map.of("VERSION", "2", "CONSUMER", "all-cards", "UNREAD", "2", "RETRYING", "0", "DEAD", "0"),
+                Map.of("VERSION", "2", "CONSUMER", "eu-cards", "UNREAD", "1", "RETRYING", "0", "DEAD", "0"));
+    }
 }

@@ -143,8 +143,11 @@ public final class EngineStreamHandle<T> implements StreamHandle<T> {
     private <R> R readHealth(String activity, HealthRead<R> read) {
         Names.resource("stream", name);
         requireInstalled();
-        return engine.database().autoCommit(activity + " of stream \"" + name + "\"", connection ->
-                read.apply(new StreamHealthQueries(engine.sql()), connection, streams.require(connection, name).id()));
+        StreamHealthQueries queries = new StreamHealthQueries(engine.sql());
+        return engine.database().inTransaction(activity + " of stream \"" + name + "\"", connection -> {
+            queries.snapshot(connection);
+            return read.apply(queries, connection, streams.require(connection, name).id());
+        });
     }
 
     /** One read of {@link StreamHealthQueries} for the stream's id. */

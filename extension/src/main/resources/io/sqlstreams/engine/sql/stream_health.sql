@@ -1,12 +1,15 @@
 -- A stream's payload versions and what still reads them (StreamHandle.health), and what holds back its groups'
 -- fresh claims (StreamHandle.fences); {id} is the stream's numeric id.
 
+-- name: read_health_snapshot
+-- The first statement of a health read's transaction: every count after it comes from the same snapshot.
+SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY
+
 -- name: version_health
--- One row per version and group holding something at it (a version no group holds: one row, group columns null),
--- in one statement so every count comes from the same snapshot. A version is present in the log or in a current
--- compaction head (an emptied head has no version). A group holds a version's messages past its committed cursor
--- and its unresolved exception rows, whose version is read from their message (rows whose message retention
--- removed are not counted).
+-- One row per version and group with unresolved exception rows at it (a version no group has any at: one row, group
+-- columns null). A version is present in the log or in a current compaction head (an emptied head has no version).
+-- A group's exception rows count at the version of their message (rows whose message retention removed are not
+-- counted); what it has not read yet is group_unread's, per group and version.
 WITH logged AS (
     SELECT schema_version, count(*) AS messages, min(id) AS first_id, max(id) AS last_id
     FROM {schema}.message_log_{id}
@@ -16,11 +19,6 @@ WITH logged AS (
     FROM {schema}.compaction_head_{id}
     WHERE schema_version IS NOT NULL
     GROUP BY schema_version
-), unread AS (
-    SELECT c.consumer_group_id, m.schema_version, count(*) AS unread
-    FROM {schema}.consumer_group_cursor_{id} c
-    JOIN {schema}.message_log_{id} m ON m.id > c.committed
-    GROUP BY c.consumer_group_id, m.schema_version
 ), exceptions AS (
     SELECT e.consumer_group_id, m.schema_version,
            count(*) FILTER (WHERE e.status IN ('ready', 'inflight', 'deferred')) AS retrying,
@@ -30,17 +28,33 @@ WITH logged AS (
     WHERE e.status IN ('ready', 'inflight', 'deferred', 'dead')
     GROUP BY e.consumer_group_id, m.schema_version
 ), readers AS (
-    SELECT r.schema_version, g.name AS consumer_group, coalesce(r.unread, 0) AS unread,
-           coalesce(r.retrying, 0) AS retrying, coalesce(r.dead, 0) AS dead
-    FROM (SELECT * FROM unread FULL JOIN exceptions USING (consumer_group_id, schema_version)) r
+    SELECT r.schema_version, g.name AS consumer_group, r.retrying, r.dead
+    FROM exceptions r
     JOIN {schema}.consumer_group_config g ON g.id = r.consumer_group_id
 )
 SELECT schema_version, coalesce(l.messages, 0) AS messages, l.first_id, l.last_id,
-       coalesce(h.compaction_heads, 0) AS compaction_heads, r.consumer_group, r.unread, r.retrying, r.dead
+       coalesce(h.compaction_heads, 0) AS compaction_heads, r.consumer_group, r.retrying, r.dead
 FROM logged l
 FULL JOIN heads h USING (schema_version)
 LEFT JOIN readers r USING (schema_version)
 ORDER BY schema_version, r.consumer_group
+
+-- name: group_cursors
+-- Each group of the stream with its committed cursor, and the log's head: what a group has not read lies in
+-- (committed, head].
+SELECT c.consumer_group_id, g.name AS consumer_group, c.committed,
+       (SELECT coalesce(max(m.id), 0) FROM {schema}.message_log_{id} m) AS head
+FROM {schema}.consumer_group_cursor_{id} c
+JOIN {schema}.consumer_group_config g ON g.id = c.consumer_group_id
+ORDER BY g.name
+
+-- name: group_unread
+-- How many rows of (:low, :high] group :group_id will be delivered at payload version :schema_version: the claim's
+-- own filter (claim.sql, deliverable_row), so rows its bindings exclude and superseded compaction rows are not
+-- counted. The id range keeps the read to the partitions and index entries past the group's cursor.
+SELECT count(*) AS unread
+FROM {schema}.message_log_{id} m
+WHERE m.id > :low AND m.id <= :high AND {fragment:deliverable_row}
 
 -- name: group_fences
 -- Each consumer group of the stream (or only :group_name), by name, with the open producers that hold back its
