@@ -175,7 +175,8 @@ WITH renewed AS (
 ),
 keys_kept AS (
     UPDATE {schema}.message_key_lease_{id}
-    SET expires_at = greatest(expires_at, now() + (:lease_micros + :key_margin_micros) * interval '1 microsecond')
+    SET expires_at = greatest(expires_at, now() + :lease_micros * interval '1 microsecond'
+                                          + :key_margin_micros * interval '1 microsecond')
     WHERE consumer_group_id = :group_id AND token = :token::uuid AND expires_at > now()
       AND EXISTS (SELECT 1 FROM renewed)
     RETURNING 1
