@@ -53,6 +53,9 @@ import jakarta.inject.Inject;
 public class SqlStreamsRuntime {
     private static final long MONITOR_PERIOD_MS = 1000;
 
+    /** The one clock of the deployment's engine, its supervisors and the states they report. */
+    private final Clock clock = Clock.systemUTC();
+
     @Inject
     SqlStreamsExtension extension;
     @Inject
@@ -96,7 +99,7 @@ public class SqlStreamsRuntime {
             GroupSettings groupSettings = settings.groups().get(group.address());
             if (!groupSettings.enabled()) {
                 idle.put(group.address(), new GroupState(GroupState.Status.DISABLED, 0, "enabled=false on this"
-                        + " server", Clock.systemUTC().instant()));
+                        + " server", clock.instant()));
             }
         }
         if (extension.groups().size() == idle.size()) {
@@ -153,7 +156,7 @@ public class SqlStreamsRuntime {
             ClientConfig.Builder config = ClientConfig.builder().schema(global.schema())
                     .disableManager(!global.managerEnabled()).disableWakeup(!global.wakeupEnabled());
             client = EngineClient.create(dataSource, ServerTelemetry.tracing(config, global.telemetryEnabled()).build(),
-                    new EngineEnvironment(threads, defaultHandlers, Clock.systemUTC(), Sleeper.SYSTEM),
+                    new EngineEnvironment(threads, defaultHandlers, clock, Sleeper.SYSTEM),
                     ServerTelemetry.meters(global.telemetryEnabled()));
         }
         return client;
@@ -180,7 +183,7 @@ public class SqlStreamsRuntime {
                 () -> resources.executor(settings.executorJndiName()));
         ObserverHandler<T> handler = new ObserverHandler<>((ObserverMethod<T>) group.observer(), requestContexts);
         return new GroupSupervisor<>(group, settings, (Class<T>) group.payloadType(), handler,
-                group.transactional() ? observerTransactions() : null, handlers, Clock.systemUTC());
+                group.transactional() ? observerTransactions() : null, handlers, clock);
     }
 
     /**
@@ -265,13 +268,18 @@ public class SqlStreamsRuntime {
     }
 
     /** Every observed group's state on this instance, in discovery order, then each channel's group. */
+    /** The deployment's clock, for what the integration stamps beside the engine. */
+    public Clock clock() {
+        return clock;
+    }
+
     public synchronized Map<GroupAddress, GroupState> states() {
         Map<GroupAddress, GroupState> states = new LinkedHashMap<>();
         for (ObservedGroup group : extension.groups()) {
             GroupSupervisor<?> supervisor = supervisors.get(group.address());
             states.put(group.address(), supervisor != null ? supervisor.state()
                     : idle.getOrDefault(group.address(), new GroupState(GroupState.Status.NOT_STARTED, 0, null,
-                    Clock.systemUTC().instant())));
+                    clock.instant())));
         }
         channels.forEach((address, state) -> states.put(address, state.get()));
         return states;

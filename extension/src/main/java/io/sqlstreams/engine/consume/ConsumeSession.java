@@ -131,8 +131,8 @@ final class ConsumeSession<T> implements ConsumerSession {
         boolean transactional = handler.commitsWithItsOutcome();
         SlowDispatchAlarm slowDispatches = new SlowDispatchAlarm(engine, group,
                 options.resolvedSlowDispatchThreshold());
-        HandlerRunner<T> handlers = new HandlerRunner<>(engine, group, payloadType, handlerBody(), handlerExecutor,
-                executors.timer, options.resolvedTimeoutGrace(), counters, slowDispatches);
+        HandlerRunner<T> handlers = new HandlerRunner<>(engine, group, payloadType, handlerBody(budget),
+                handlerExecutor, executors.timer, budget, counters, slowDispatches);
         KeyLeases keyLeases = new KeyLeases(engine, group);
         KeyedRunner<T> keyed = new KeyedRunner<>(handlers, keyLeases, budget);
         LocalQueue queue = new LocalQueue(options.resolvedQueueSize());
@@ -185,12 +185,12 @@ final class ConsumeSession<T> implements ConsumerSession {
     }
 
     /** What a run does with its payload: calls the plain handler, or the other forms in their transaction. */
-    private HandlerRunner.HandlerBody<T> handlerBody() {
+    private HandlerRunner.HandlerBody<T> handlerBody(LeaseBudget budget) {
         if (handler instanceof SessionHandler.Transactional<T> inTransaction) {
             return new RetryTransactions<>(engine.database().dataSource(), inTransaction.handler());
         }
         if (handler instanceof SessionHandler.Enlisted<T> enlisted) {
-            return new EnlistedRetries<>(enlisted, options.resolvedTimeoutGrace());
+            return new EnlistedRetries<>(enlisted, budget);
         }
         MessageHandler<T> plain = ((SessionHandler.Plain<T>) handler).handler();
         return (delivery, payload) -> plain.handle(payload);

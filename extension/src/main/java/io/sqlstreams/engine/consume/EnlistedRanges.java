@@ -72,7 +72,7 @@ final class EnlistedRanges<T> implements Dispatcher.UnitRunner {
             MessageWatch watch = MessageWatch.start(parts.timer(), delivery.options().timeout(),
                     parts.budget().grace(), () -> abandon(delivery));
             try (HostTransactions.HostTransaction transaction = transactions.begin(
-                    delivery.options().timeout().plus(parts.budget().grace()))) {
+                    parts.budget().handlerBound(delivery))) {
                 DeliveryOutcome outcome = parts.slowDispatches().timed(delivery, () -> CompletableFuture
                         .completedFuture(invocation.run(delivery, handler::handle, watch::timedOut))).join();
                 if (!watch.finished()) {

@@ -1,7 +1,6 @@
 package io.sqlstreams.engine.consume;
 
 import java.sql.Connection;
-import java.time.Duration;
 
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.engine.HostTransactions;
@@ -15,18 +14,17 @@ import io.sqlstreams.engine.HostTransactions;
 final class EnlistedRetries<T> implements HandlerRunner.HandlerBody<T> {
     private final MessageHandler<T> handler;
     private final HostTransactions transactions;
-    private final Duration grace;
+    private final LeaseBudget budget;
 
-    EnlistedRetries(SessionHandler.Enlisted<T> handler, Duration grace) {
+    EnlistedRetries(SessionHandler.Enlisted<T> handler, LeaseBudget budget) {
         this.handler = handler.handler();
         this.transactions = handler.transactions();
-        this.grace = grace;
+        this.budget = budget;
     }
 
     @Override
     public void run(Delivery delivery, T payload) throws Exception {
-        try (HostTransactions.HostTransaction transaction = transactions.begin(delivery.options().timeout()
-                .plus(grace))) {
+        try (HostTransactions.HostTransaction transaction = transactions.begin(budget.handlerBound(delivery))) {
             handler.handle(payload);
             boolean recorded;
             try (Connection connection = transaction.connection()) {

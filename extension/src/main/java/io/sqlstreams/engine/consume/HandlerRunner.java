@@ -29,7 +29,7 @@ final class HandlerRunner<T> {
     private final HandlerBody<T> body;
     private final ExecutorService executor;
     private final ScheduledExecutorService timer;
-    private final Duration timeoutGrace;
+    private final LeaseBudget budget;
     private final SessionCounterSet counters;
     private final SlowDispatchAlarm slowDispatches;
 
@@ -43,7 +43,7 @@ final class HandlerRunner<T> {
     }
 
     HandlerRunner(Engine engine, RegisteredGroup group, Class<T> payloadType, HandlerBody<T> body,
-                  ExecutorService executor, ScheduledExecutorService timer, Duration timeoutGrace,
+                  ExecutorService executor, ScheduledExecutorService timer, LeaseBudget budget,
                   SessionCounterSet counters, SlowDispatchAlarm slowDispatches) {
         this.engine = engine;
         this.group = group;
@@ -51,7 +51,7 @@ final class HandlerRunner<T> {
         this.body = body;
         this.executor = executor;
         this.timer = timer;
-        this.timeoutGrace = timeoutGrace;
+        this.budget = budget;
         this.counters = counters;
         this.slowDispatches = slowDispatches;
     }
@@ -87,7 +87,7 @@ final class HandlerRunner<T> {
             if (interruptIfRunning(outcome, running, timedOut)) {
                 ScheduledFuture<?> abandon = this.timer.schedule(
                         () -> abandonIfRunning(outcome, delivery, timeout, routine),
-                        timeoutGrace.toNanos(), TimeUnit.NANOSECONDS);
+                        budget.grace().toNanos(), TimeUnit.NANOSECONDS);
                 timer.set(abandon);
                 if (outcome.isDone()) {
                     abandon.cancel(false);
@@ -125,12 +125,12 @@ final class HandlerRunner<T> {
     private void abandonIfRunning(CompletableFuture<DeliveryOutcome> outcome, Delivery delivery, Duration timeout,
                                   RoutineWatch routine) {
         if (outcome.complete(new DeliveryOutcome.Retry("hard timeout: the handler did not return within its "
-                + timeout + " timeout plus " + timeoutGrace + " grace; its thread was abandoned"))) {
+                + timeout + " timeout plus " + budget.grace() + " grace; its thread was abandoned"))) {
             counters.abandoned.increment();
             routine.abandoned();
             body.abandoned(delivery);
             engine.diagnostics().event(Code.SQL0125, "abandoned the handler of message " + delivery.messageId() + " of "
-                    + group.describe() + " after " + timeout.plus(timeoutGrace));
+                    + group.describe() + " after " + budget.handlerBound(delivery));
         }
     }
 }

@@ -134,7 +134,7 @@ abstract class RangeRun {
     protected final String abandoned(Delivery timed, String what, String transaction) {
         parts.counters().abandoned.increment();
         routine.abandoned();
-        Duration bound = timed.options().timeout().plus(parts.budget().grace());
+        Duration bound = parts.budget().handlerBound(timed);
         parts.engine().diagnostics().event(Code.SQL0125, "abandoned the " + what + " of " + parts.group().describe()
                 + " after " + bound + "; " + transaction + " was aborted and rolled back");
         return "rolled back with " + transaction + " when the " + what + " outlived its timeout";

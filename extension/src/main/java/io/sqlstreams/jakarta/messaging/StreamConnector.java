@@ -1,6 +1,5 @@
 package io.sqlstreams.jakarta.messaging;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -70,7 +69,7 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
         IncomingChannel<?> channel = incomingChannel(settings, group, settings.payloadType());
         incoming.add(channel);
         stopWithTheApplication();
-        Instant opened = Clock.systemUTC().instant();
+        Instant opened = runtime.clock().instant();
         runtime.hostChannel(group.address(), () -> health(settings.channel(), channel.status(), opened));
         return ReactiveStreams.fromPublisher(channel);
     }

@@ -255,7 +255,8 @@ class HandlerRunnerTest {
 
     private HandlerRunner<Numbered> runner(MessageHandler<Numbered> handler) {
         return new HandlerRunner<>(engine, GROUP, Numbered.class, (delivery, payload) -> handler.handle(payload),
-                handlerThread, timer, GRACE, counters, new SlowDispatchAlarm(engine, GROUP, slowDispatchThreshold));
+                handlerThread, timer, new LeaseBudget(GRACE, Duration.ZERO), counters,
+                new SlowDispatchAlarm(engine, GROUP, slowDispatchThreshold));
     }
 
     private static DeliveryOutcome outcomeOf(CompletableFuture<DeliveryOutcome> outcome) throws Exception {
