@@ -79,7 +79,7 @@ class ExplainCommandTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(TextTables.fields(run.outLines())).containsEntry("code", "SQL0089")
-                .containsEntry("metric_kind", "gauge").containsEntry("unit", "ms")
+                .containsEntry("metric_kind", "gauge").containsEntry("unit", "s")
                 .containsEntry("scope", "consumer_group").containsEntry("attributes", "stream, group");
     }
 

@@ -17,7 +17,6 @@ import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.Measurement;
-import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MetricScope;
 import io.sqlstreams.SessionCounters;
 import io.sqlstreams.SqlStreamsException;
@@ -131,7 +130,8 @@ final class ConsumeSession<T> implements ConsumerSession {
         boolean transactional = handler.commitsWithItsOutcome();
         SlowDispatchAlarm slowDispatches = new SlowDispatchAlarm(engine, group,
                 options.resolvedSlowDispatchThreshold());
-        HandlerRunner<T> handlers = new HandlerRunner<>(engine, group, payloadType, handlerBody(budget),
+        HandlerRunner<T> handlers = new HandlerRunner<>(engine, group, payloadType,
+                handler.retryBody(engine.database().dataSource(), budget),
                 handlerExecutor, executors.timer, budget, counters, slowDispatches);
         KeyLeases keyLeases = new KeyLeases(engine, group);
         KeyedRunner<T> keyed = new KeyedRunner<>(handlers, keyLeases, budget);
@@ -157,14 +157,8 @@ final class ConsumeSession<T> implements ConsumerSession {
         committer = new RangeCommitter(engine, group, recorder, config, executors.recorder, gate::nudge);
         RangeRun.Parts rangeParts = new RangeRun.Parts(engine, group, handlerExecutor, executors.timer, budget,
                 keyLeases, recorder, committer, config, counters, slowDispatches);
-        Dispatcher.UnitRunner units;
-        if (handler instanceof SessionHandler.Transactional<T> inTransaction) {
-            units = new RangeTransactions<>(payloadType, inTransaction, rangeParts);
-        } else if (handler instanceof SessionHandler.Enlisted<T> enlisted) {
-            units = new EnlistedRanges<>(payloadType, enlisted, rangeParts);
-        } else {
-            units = new ChainRunner<>(handlers, keyed, gate, committer, new RangeLeaseRenewal(engine, group, budget));
-        }
+        Dispatcher.UnitRunner units = handler.units(payloadType, rangeParts, () -> new ChainRunner<>(handlers, keyed,
+                gate, committer, new RangeLeaseRenewal(engine, group, budget)));
         dispatcher = new Dispatcher(engine, group, queue, units, committer, options.resolvedMessageConcurrency());
         RangeReader reader = new RangeReader(engine, group, schemaVersion);
         ClaimLoop claims = new ClaimLoop(engine, group, options, declared, config, instances,
@@ -182,18 +176,6 @@ final class ConsumeSession<T> implements ConsumerSession {
         wakeups = engine.wakeups().subscribe(group.streamId(), claiming::wake);
         loop(workLoops, "dispatch", dispatcher);
         loop(workLoops, "exceptions", exceptions);
-    }
-
-    /** What a run does with its payload: calls the plain handler, or the other forms in their transaction. */
-    private HandlerRunner.HandlerBody<T> handlerBody(LeaseBudget budget) {
-        if (handler instanceof SessionHandler.Transactional<T> inTransaction) {
-            return new RetryTransactions<>(engine.database().dataSource(), inTransaction.handler());
-        }
-        if (handler instanceof SessionHandler.Enlisted<T> enlisted) {
-            return new EnlistedRetries<>(enlisted, budget);
-        }
-        MessageHandler<T> plain = ((SessionHandler.Plain<T>) handler).handler();
-        return (delivery, payload) -> plain.handle(payload);
     }
 
     private List<Measurement> readGroupGauges() {
