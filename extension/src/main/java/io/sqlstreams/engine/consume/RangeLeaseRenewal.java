@@ -29,11 +29,19 @@ final class RangeLeaseRenewal {
     }
 
     /** Whether {@code delivery} of {@code range} may start now, renewing the range's lease when it must. */
-    synchronized boolean mayStart(ClaimedRange range, Delivery delivery) {
+    boolean mayStart(ClaimedRange range, Delivery delivery) {
+        Duration needed = budget.needed(delivery);
         if (range.stale()) {
             return false;
         }
-        Duration needed = budget.needed(delivery);
+        return leaseLeft(range).compareTo(needed) >= 0 || renewedFor(range, delivery, needed);
+    }
+
+    /** One renewal at a time: a unit of the same range that waited finds the lease another one renewed. */
+    private synchronized boolean renewedFor(ClaimedRange range, Delivery delivery, Duration needed) {
+        if (range.stale()) {
+            return false;
+        }
         if (leaseLeft(range).compareTo(needed) >= 0) {
             return true;
         }
