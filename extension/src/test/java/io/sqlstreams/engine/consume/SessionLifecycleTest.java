@@ -258,9 +258,10 @@ class SessionLifecycleTest {
 
     /**
      * A lease 1 ns longer than a run needs (queueMargin 1 ns; 0 would mean the default), timeout 300 ms: even a
-     * renewed lease is short of a queued message's timeout + grace + record margin by the renewal's own round trip, so no message starts on the range
-     * path (SQL0105) and the range waits for a reclaim, claim after claim, until MaxRangeReclaims quarantines it. Every
-     * message is still handled, on the exception path, and none ever ran on the range path (attempt 1).
+     * renewed lease is short of a queued message's timeout + grace + record margin by the renewal's own round trip,
+     * so no message starts on the range path (SQL0105) and the range waits for a reclaim, claim after claim, until
+     * MaxRangeReclaims quarantines it. Every message is still handled, on the exception path, and none ever ran on
+     * the range path (attempt 1).
      */
     @Test
     void aLeaseNoLongerThanARunNeedsLeavesTheRangeToItsReclaim() throws Exception {
@@ -295,8 +296,9 @@ class SessionLifecycleTest {
     /**
      * A lease lost while its range waits in the session: message 1 holds the handler while another instance
      * (played by the test) takes the range's lease over, and returns only once the 50 ms queue margin is spent.
-     * Message 2 then needs a renewal, which finds the token gone: nothing more of the range starts here (SQL0105). Once the lease the test holds expires, the session
-     * reclaims the range itself and runs it whole: message 1 a second time, the others once.
+     * Message 2 then needs a renewal, which finds the token gone: nothing more of the range starts here (SQL0105).
+     * Once the lease the test holds expires, the session reclaims the range itself and runs it whole: message 1 a
+     * second time, the others once.
      */
     @Test
     void aSessionWhoseRangeLeaseWasTakenOverStartsNothingMoreOfIt() throws Exception {
