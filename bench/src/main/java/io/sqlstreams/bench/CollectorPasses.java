@@ -8,8 +8,8 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import io.sqlstreams.SqlStreams;
-import io.sqlstreams.engine.collector.MetricsCollector;
 import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.metrics.collector.MetricsCollector;
 
 /**
  * Passes of one {@link MetricsCollector}, kept for the whole run as the system's {@code metrics_collector} worker

@@ -11,7 +11,7 @@ import io.sqlstreams.MetricFilter;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.codec.DurationText;
-import io.sqlstreams.prometheus.PrometheusEndpoint;
+import io.sqlstreams.engine.metrics.prometheus.PrometheusEndpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -26,25 +26,25 @@ import io.sqlstreams.engine.RunningSessions;
 import io.sqlstreams.engine.SessionCounterStore;
 import io.sqlstreams.engine.binding.BindingDeclaration;
 import io.sqlstreams.engine.codec.PayloadCodec;
-import io.sqlstreams.engine.collector.SessionCounterWriter;
 import io.sqlstreams.engine.consume.EngineConsumerHandle;
 import io.sqlstreams.engine.context.Engine;
-import io.sqlstreams.engine.maintenance.StreamJanitor;
-import io.sqlstreams.engine.maintenance.StreamJanitorWorker;
+import io.sqlstreams.engine.janitor.StreamJanitor;
+import io.sqlstreams.engine.janitor.StreamJanitorWorker;
 import io.sqlstreams.engine.manager.ManagerService;
+import io.sqlstreams.engine.metrics.collector.SessionCounterWriter;
 import io.sqlstreams.engine.produce.EngineProducerHandle;
-import io.sqlstreams.engine.schedule.EngineSchedulerHandle;
 import io.sqlstreams.engine.query.BindingQueries;
 import io.sqlstreams.engine.query.ScheduleQueries;
 import io.sqlstreams.engine.query.StreamQueries;
+import io.sqlstreams.engine.schedule.EngineSchedulerHandle;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
 import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.stream.EngineStreamHandle;
-import io.sqlstreams.engine.wakeup.Wakeups;
 import io.sqlstreams.engine.system.EngineSystemHandle;
 import io.sqlstreams.engine.telemetry.MessagingMeters;
 import io.sqlstreams.engine.telemetry.Telemetry;
+import io.sqlstreams.engine.wakeup.Wakeups;
 
 /**
  * The engine's client: a caller-owned data source plus the captured configuration. It owns the handler pool only

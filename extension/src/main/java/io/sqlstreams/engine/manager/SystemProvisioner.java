@@ -5,10 +5,11 @@ import java.util.Optional;
 
 import io.sqlstreams.SystemConfig;
 import io.sqlstreams.engine.alert.StoredSystemConfig;
-import io.sqlstreams.engine.alerting.AlertChecks;
-import io.sqlstreams.engine.collector.MetricsCollector;
+import io.sqlstreams.engine.alert.check.AlertChecks;
 import io.sqlstreams.engine.context.Engine;
-import io.sqlstreams.engine.maintenance.StreamJanitorWorker;
+import io.sqlstreams.engine.janitor.BindingJanitor;
+import io.sqlstreams.engine.janitor.StreamJanitorWorker;
+import io.sqlstreams.engine.metrics.collector.MetricsCollector;
 import io.sqlstreams.engine.query.WorkerQueries.FleetRow;
 import io.sqlstreams.engine.schedule.ScheduleProducer;
 import io.sqlstreams.engine.stream.StreamWorkers;

@@ -1,7 +1,5 @@
 package io.sqlstreams.engine.system;
 
-import io.sqlstreams.engine.alert.EngineAlertsHandle;
-import io.sqlstreams.engine.alert.AlertOwnerLookup;
 import io.sqlstreams.AlertsHandle;
 import io.sqlstreams.Code;
 import io.sqlstreams.DestroyOptions;
@@ -10,10 +8,12 @@ import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.SystemConfig;
 import io.sqlstreams.SystemHandle;
 import io.sqlstreams.SystemState;
+import io.sqlstreams.engine.alert.AlertOwnerLookup;
+import io.sqlstreams.engine.alert.EngineAlertsHandle;
 import io.sqlstreams.engine.alert.StoredSystemConfig;
-import io.sqlstreams.engine.collector.EngineMetricsHandle;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.manager.SystemWorkers;
+import io.sqlstreams.engine.metrics.collector.EngineMetricsHandle;
 import io.sqlstreams.engine.query.SystemQueries;
 import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.schema.DdlScope;

@@ -12,15 +12,15 @@ import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.DeliveryLogMode;
-import io.sqlstreams.StreamConfig;
 import io.sqlstreams.Measurement;
 import io.sqlstreams.Stream;
+import io.sqlstreams.StreamConfig;
 import io.sqlstreams.SystemConfig;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.HostName;
 import io.sqlstreams.engine.client.EngineClient;
-import io.sqlstreams.engine.collector.SessionCounterWriter;
 import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.metrics.collector.SessionCounterWriter;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.TestDatabase;

@@ -8,7 +8,7 @@ import io.sqlstreams.Measurement;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.client.EngineClient;
-import io.sqlstreams.engine.collector.MetricsCollector;
+import io.sqlstreams.engine.metrics.collector.MetricsCollector;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.TestDatabase;
 

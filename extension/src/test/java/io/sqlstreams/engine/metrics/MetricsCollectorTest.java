@@ -25,7 +25,7 @@ import io.sqlstreams.SystemConfig;
 import io.sqlstreams.engine.BackgroundManager;
 import io.sqlstreams.engine.EngineFixtures;
 import io.sqlstreams.engine.EngineTestBase;
-import io.sqlstreams.engine.collector.MetricsCollector;
+import io.sqlstreams.engine.metrics.collector.MetricsCollector;
 import io.sqlstreams.testing.PostgresTest;
 
 /** Digest §7.5: the system manager's metrics_collector records every built-in series it can read. */
