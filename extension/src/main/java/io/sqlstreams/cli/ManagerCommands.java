@@ -10,6 +10,7 @@ import io.sqlstreams.ManagerConfig;
 import io.sqlstreams.MetricFilter;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.engine.Diagnostics;
+import io.sqlstreams.engine.EngineThreads;
 import io.sqlstreams.engine.codec.DurationText;
 import io.sqlstreams.engine.metrics.prometheus.PrometheusEndpoint;
 import picocli.CommandLine.Command;
@@ -54,10 +55,10 @@ final class ManagerCommands {
             try (SqlStreams client = installation.longRunningClient(manager);
                  SqlStreams reader = address == null ? null : installation.client();
                  PrometheusEndpoint endpoint = address == null ? null : listen(address, reader, lines)) {
-                Thread onSignal = new Thread(() -> {
+                Thread onSignal = EngineThreads.standalone().thread("sqlstreams-manager-stop", () -> {
                     client.manager().stop();
                     awaitQuietly(released);
-                }, "sqlstreams-manager-stop");
+                });
                 Runtime.getRuntime().addShutdownHook(onSignal);
                 try {
                     client.manager().run();

@@ -13,21 +13,15 @@ import java.util.concurrent.ThreadFactory;
 public record EngineEnvironment(ThreadFactory threadFactory, ExecutorService handlerExecutor, Clock clock,
                                 Sleeper sleeper) {
 
-    /** Daemon threads, an unbounded handler pool (sessions bound it with their own permits), the system clock. */
-    public static EngineEnvironment standalone() {
-        ThreadFactory daemons = daemonThreads("sqlstreams-");
-        return new EngineEnvironment(daemons, Executors.newCachedThreadPool(daemonThreads("sqlstreams-handler-")),
-                Clock.systemUTC(), Sleeper.SYSTEM);
+    /** The engine's threads, every one from {@link #threadFactory}. */
+    public EngineThreads threads() {
+        return new EngineThreads(threadFactory);
     }
 
-    /** Daemon threads named {@code prefix} + the JDK default name. */
-    public static ThreadFactory daemonThreads(String prefix) {
-        ThreadFactory base = Executors.defaultThreadFactory();
-        return runnable -> {
-            Thread thread = base.newThread(runnable);
-            thread.setDaemon(true);
-            thread.setName(prefix + thread.getName());
-            return thread;
-        };
+    /** Daemon threads, an unbounded handler pool (sessions bound it with their own permits), the system clock. */
+    public static EngineEnvironment standalone() {
+        return new EngineEnvironment(EngineThreads.daemons("sqlstreams-"),
+                Executors.newCachedThreadPool(EngineThreads.daemons("sqlstreams-handler-")), Clock.systemUTC(),
+                Sleeper.SYSTEM);
     }
 }

@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -21,18 +20,18 @@ import io.sqlstreams.Code;
 import io.sqlstreams.ManagerStatus;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.EngineThreads;
 import io.sqlstreams.engine.HostTransactions;
 import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.Sleeper;
-import io.sqlstreams.engine.loop.NamedThreads;
-import io.sqlstreams.jakarta.telemetry.ServerTelemetry;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.jakarta.config.GlobalSettings;
 import io.sqlstreams.jakarta.config.GroupAddress;
 import io.sqlstreams.jakarta.config.GroupSettings;
 import io.sqlstreams.jakarta.config.ResolvedSettings;
 import io.sqlstreams.jakarta.config.ScheduleSettings;
+import io.sqlstreams.jakarta.telemetry.ServerTelemetry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.BeforeDestroyed;
 import jakarta.enterprise.context.Initialized;
@@ -116,7 +115,7 @@ public class SqlStreamsRuntime {
             }
         }
         supervisors.values().forEach(GroupSupervisor::start);
-        monitor = Executors.newSingleThreadScheduledExecutor(threads);
+        monitor = new EngineThreads(threads).scheduler("sqlstreams-monitor");
         monitor.scheduleWithFixedDelay(() -> supervisors.values().forEach(GroupSupervisor::check), MONITOR_PERIOD_MS,
                 MONITOR_PERIOD_MS, TimeUnit.MILLISECONDS);
         started = true;
@@ -230,8 +229,8 @@ public class SqlStreamsRuntime {
         for (GroupSupervisor<?> supervisor : running) {
             Thread drain;
             try {
-                drain = NamedThreads.of(drainThreads, "sqlstreams-drain-" + supervisor.group().address().group())
-                        .newThread(supervisor::stop);
+                drain = new EngineThreads(drainThreads)
+                        .thread("sqlstreams-drain-" + supervisor.group().address().group(), supervisor::stop);
             } catch (IllegalStateException stopping) {
                 // a server that no longer hands out threads to the stopping application: drain here instead
                 supervisor.stop();

@@ -1,6 +1,7 @@
 package io.sqlstreams.messaging;
 
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.reactivestreams.Subscriber;
@@ -25,10 +26,12 @@ final class ChannelSubscription<T> implements Subscription {
     private ConsumerSession began;
     private Throwable signalledFailure;
     private boolean stopRequested;
+    private final ThreadFactory stopping;
 
-    ChannelSubscription(String channel, Subscriber<? super Message<T>> subscriber) {
+    ChannelSubscription(String channel, Subscriber<? super Message<T>> subscriber, ThreadFactory stopping) {
         this.channel = channel;
         this.subscriber = subscriber;
+        this.stopping = stopping;
     }
 
     @Override
@@ -46,9 +49,7 @@ final class ChannelSubscription<T> implements Subscription {
         demand.cancel();
         ConsumerSession running = stopOnce();
         if (running != null) {
-            Thread stopping = new Thread(running::close, "sqlstreams-channel-stop-" + channel);
-            stopping.setDaemon(true);
-            stopping.start();
+            stopping.newThread(running::close).start();
         }
     }
 

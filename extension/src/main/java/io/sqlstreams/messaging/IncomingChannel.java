@@ -1,6 +1,7 @@
 package io.sqlstreams.messaging;
 
 import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -32,23 +33,27 @@ public final class IncomingChannel<T> implements Publisher<Message<T>> {
     private final String name;
     private final ConsumerInstance<T> consumer;
     private final ConsumeOptions options;
+    private final ThreadFactory stopping;
     private final AtomicReference<ChannelSubscription<T>> subscription = new AtomicReference<>();
 
     /**
      * @param name     the channel's name, for messages and thread names
      * @param consumer the registered group instance whose session the subscription runs
      * @param options  that session's options
+     * @param stopping where a cancelled subscription stops the session, off the subscriber's thread
      */
-    public IncomingChannel(String name, ConsumerInstance<T> consumer, ConsumeOptions options) {
+    public IncomingChannel(String name, ConsumerInstance<T> consumer, ConsumeOptions options,
+                           ThreadFactory stopping) {
         this.name = Objects.requireNonNull(name, "name");
         this.consumer = Objects.requireNonNull(consumer, "consumer");
         this.options = Objects.requireNonNull(options, "options");
+        this.stopping = Objects.requireNonNull(stopping, "stopping");
     }
 
     @Override
     public void subscribe(Subscriber<? super Message<T>> subscriber) {
         Objects.requireNonNull(subscriber, "subscriber");
-        ChannelSubscription<T> created = new ChannelSubscription<>(name, subscriber);
+        ChannelSubscription<T> created = new ChannelSubscription<>(name, subscriber, stopping);
         if (!subscription.compareAndSet(null, created)) {
             subscriber.onSubscribe(REFUSED);
             subscriber.onError(new IllegalStateException("channel " + name + " has a subscriber already;"

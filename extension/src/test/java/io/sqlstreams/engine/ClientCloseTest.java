@@ -74,7 +74,7 @@ class ClientCloseTest {
         try {
             EngineClient client = EngineClient.create(database.dataSource(),
                     ClientConfig.builder().schema(database.schema()).logger(new RecordingLogger()).build(),
-                    new EngineEnvironment(EngineEnvironment.daemonThreads("close-test-"), callers, Clock.systemUTC(),
+                    new EngineEnvironment(EngineThreads.daemons("close-test-"), callers, Clock.systemUTC(),
                             Sleeper.SYSTEM));
 
             client.close();

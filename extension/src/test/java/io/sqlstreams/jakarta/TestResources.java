@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadFactory;
 import javax.sql.DataSource;
 
 import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.EngineThreads;
 import io.sqlstreams.engine.HostTransactions;
 import io.sqlstreams.jakarta.config.GlobalSettings;
 import jakarta.annotation.Priority;
@@ -24,7 +25,7 @@ public class TestResources implements ContainerResources {
     static volatile DataSource dataSource;
     static final String HANDLER_THREAD_PREFIX = "test-managed-executor-";
     private static final ExecutorService HANDLERS =
-            Executors.newCachedThreadPool(EngineEnvironment.daemonThreads(HANDLER_THREAD_PREFIX));
+            Executors.newCachedThreadPool(EngineThreads.daemons(HANDLER_THREAD_PREFIX));
 
     @Override
     public DataSource dataSource(String jndiName) {
@@ -36,7 +37,7 @@ public class TestResources implements ContainerResources {
 
     @Override
     public ThreadFactory threadFactory() {
-        return EngineEnvironment.daemonThreads("test-managed-thread-");
+        return EngineThreads.daemons("test-managed-thread-");
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadFactory;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
@@ -24,6 +25,7 @@ import io.sqlstreams.ProduceItem;
 import io.sqlstreams.Producer;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.engine.EngineThreads;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
@@ -36,6 +38,7 @@ import io.sqlstreams.testing.TestDatabase;
  */
 @PostgresTest
 class IncomingChannelTest {
+    private static final ThreadFactory STOPPING = EngineThreads.daemons("channel-stop-");
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final ConsumeOptions FAST = ConsumeOptions.builder().claimPollRate(Duration.ofMillis(20))
             .messageConcurrency(4).build();
@@ -67,7 +70,7 @@ class IncomingChannelTest {
     void everyDeliveryIsPublishedOnceAndItsAckCommitsIt() {
         long last = produce(100);
         IncomingChannel<Order> channel = new IncomingChannel<>("orders", stream.consumer("billing")
-                .register(ConsumerConfig.defaults()), FAST);
+                .register(ConsumerConfig.defaults()), FAST, STOPPING);
         RecordingSubscriber<Order> subscriber = new RecordingSubscriber<>(Long.MAX_VALUE, IncomingMessage::ack);
         channel.subscribe(subscriber);
         runUntilCommitted(channel, last);
@@ -90,7 +93,7 @@ class IncomingChannelTest {
         long last = produce(4);
         Map<Integer, List<Integer>> attempts = new ConcurrentHashMap<>();
         IncomingChannel<Order> channel = new IncomingChannel<>("orders", stream.consumer("billing")
-                .register(QUICK_RETRIES), FAST);
+                .register(QUICK_RETRIES), FAST, STOPPING);
         channel.subscribe(new RecordingSubscriber<Order>(Long.MAX_VALUE, message -> {
             int n = message.getPayload().n();
             int attempt = message.meta().attempt();
@@ -128,7 +131,7 @@ class IncomingChannelTest {
     void noMoreIsPublishedThanRequested() {
         long last = produce(10);
         IncomingChannel<Order> channel = new IncomingChannel<>("orders", stream.consumer("billing")
-                .register(ConsumerConfig.defaults()), FAST);
+                .register(ConsumerConfig.defaults()), FAST, STOPPING);
         RecordingSubscriber<Order> subscriber = new RecordingSubscriber<>(2, IncomingMessage::ack);
         channel.subscribe(subscriber);
         try {
@@ -149,7 +152,7 @@ class IncomingChannelTest {
     void aCancelledChannelStopsAndItsRestArriveOnTheNextOnceEach() {
         long last = produce(10);
         IncomingChannel<Order> first = new IncomingChannel<>("orders", stream.consumer("billing")
-                .register(ConsumerConfig.defaults()), FAST);
+                .register(ConsumerConfig.defaults()), FAST, STOPPING);
         RecordingSubscriber<Order> cancelling = new RecordingSubscriber<>(3, IncomingMessage::ack);
         first.subscribe(cancelling);
         await().atMost(WAIT).until(() -> cancelling.received().size() == 3);
@@ -157,7 +160,7 @@ class IncomingChannelTest {
         await("the cancelled channel's session stopped").atMost(WAIT).until(() -> liveInstances() == 0);
 
         IncomingChannel<Order> second = new IncomingChannel<>("orders", stream.consumer("billing")
-                .register(ConsumerConfig.defaults()), FAST);
+                .register(ConsumerConfig.defaults()), FAST, STOPPING);
         RecordingSubscriber<Order> next = new RecordingSubscriber<>(Long.MAX_VALUE, IncomingMessage::ack);
         second.subscribe(next);
         runUntilCommitted(second, last);
@@ -172,7 +175,7 @@ class IncomingChannelTest {
     @Test
     void theStatusFollowsTheSubscriptionAndTheSession() {
         IncomingChannel<Order> channel = new IncomingChannel<>("orders", stream.consumer("billing")
-                .register(ConsumerConfig.defaults()), FAST);
+                .register(ConsumerConfig.defaults()), FAST, STOPPING);
         assertThat(channel.status()).isEqualTo(new ChannelStatus(ChannelStatus.Stage.WAITING, null));
 
         channel.subscribe(new RecordingSubscriber<>(1, IncomingMessage::ack));
@@ -185,7 +188,7 @@ class IncomingChannelTest {
     @Test
     void aSecondSubscriberAndABadRequestAreSignalledAsErrors() {
         IncomingChannel<Order> channel = new IncomingChannel<>("orders", stream.consumer("billing")
-                .register(ConsumerConfig.defaults()), FAST);
+                .register(ConsumerConfig.defaults()), FAST, STOPPING);
         RecordingSubscriber<Order> subscriber = new RecordingSubscriber<>(0, IncomingMessage::ack);
         channel.subscribe(subscriber);
         try {

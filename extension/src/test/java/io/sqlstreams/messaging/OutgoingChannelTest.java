@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -25,6 +26,7 @@ import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.engine.EngineThreads;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.PostgresTest;
 import io.sqlstreams.testing.RecordingLogger;
@@ -37,6 +39,7 @@ import io.sqlstreams.testing.TestDatabase;
  */
 @PostgresTest
 class OutgoingChannelTest {
+    private static final ThreadFactory STOPPING = EngineThreads.daemons("channel-stop-");
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     @SchemaVersion(1)
@@ -80,7 +83,7 @@ class OutgoingChannelTest {
 
         IncomingChannel<Order> reading = new IncomingChannel<>("check", stream.consumer("check")
                 .register(ConsumerConfig.defaults()), ConsumeOptions.builder().claimPollRate(Duration.ofMillis(20))
-                .build());
+                .build(), STOPPING);
         RecordingSubscriber<Order> read = new RecordingSubscriber<>(Long.MAX_VALUE, IncomingMessage::ack);
         reading.subscribe(read);
         try {

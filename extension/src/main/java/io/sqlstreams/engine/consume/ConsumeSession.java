@@ -20,10 +20,9 @@ import io.sqlstreams.Measurement;
 import io.sqlstreams.MetricScope;
 import io.sqlstreams.SessionCounters;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.codec.IdempotencyKeys;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.loop.Loop;
-import io.sqlstreams.engine.loop.NamedThreads;
 import io.sqlstreams.engine.metrics.BuiltInMetrics;
 import io.sqlstreams.engine.metrics.EngineResourceMetrics;
 import io.sqlstreams.engine.telemetry.GroupObservation;
@@ -116,7 +115,7 @@ final class ConsumeSession<T> implements ConsumerSession {
                 + " claim_poll_rate=" + options.resolvedClaimPollRate().toMillis() + "ms"
                 + " range_lease=" + options.rangeLeaseDuration(current).toMillis() + "ms"
                 + " shutdown_timeout=" + options.resolvedShutdownTimeout(current).toMillis() + "ms");
-        executors = new SessionExecutors(engine.environment().threadFactory(), this::threadName);
+        executors = new SessionExecutors(engine.environment().threads(), this::threadName);
         startLoops();
         groupWorkers.reconcile();
         gauges = engine.telemetry().observe(group.streamName(), group.groupName(),
@@ -183,7 +182,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     }
 
     private Loop loop(List<Loop> into, String role, Loop.Body body) {
-        Loop loop = Loop.start(engine.environment().threadFactory(), threadName(role), body,
+        Loop loop = Loop.start(engine.environment().threads(), threadName(role), body,
                 (failed, cause) -> fail(cause));
         into.add(loop);
         return loop;
@@ -222,7 +221,7 @@ final class ConsumeSession<T> implements ConsumerSession {
             if (beating != null) {
                 beating.stop();
             }
-            NamedThreads.of(engine.environment().threadFactory(), threadName("stop")).newThread(this::close).start();
+            engine.environment().threads().thread(threadName("stop"), this::close).start();
         }
     }
 

@@ -2,13 +2,11 @@ package io.sqlstreams.engine.consume;
 
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.function.UnaryOperator;
 
-import io.sqlstreams.engine.loop.NamedThreads;
+import io.sqlstreams.engine.EngineThreads;
 
 /**
  * The executors a session creates when it begins, on the host's thread factory and named after the session: the
@@ -21,13 +19,13 @@ final class SessionExecutors implements AutoCloseable {
     final ExecutorService recorder;
 
     /** @param threadName the session's thread name for a role, such as {@code "timer"} */
-    SessionExecutors(ThreadFactory threads, UnaryOperator<String> threadName) {
+    SessionExecutors(EngineThreads threads, UnaryOperator<String> threadName) {
         ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1,
-                NamedThreads.of(threads, threadName.apply("timer")));
+                threads.named(threadName.apply("timer")));
         timers.setRemoveOnCancelPolicy(true);
         this.timer = timers;
-        this.keyRetries = Executors.newSingleThreadScheduledExecutor(NamedThreads.of(threads, threadName.apply("keys")));
-        this.recorder = Executors.newSingleThreadExecutor(NamedThreads.of(threads, threadName.apply("recorder")));
+        this.keyRetries = threads.scheduler(threadName.apply("keys"));
+        this.recorder = threads.serial(threadName.apply("recorder"));
     }
 
     /** Stops all three at once; what they still hold is settled by the session or left to lease expiry. */

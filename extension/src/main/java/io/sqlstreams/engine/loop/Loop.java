@@ -2,13 +2,13 @@ package io.sqlstreams.engine.loop;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.EngineThreads;
 
 /**
  * A long-lived loop on its own thread of the host's factory, under the one exit policy of every engine loop: it
@@ -39,15 +39,15 @@ public final class Loop {
     private boolean woken;
     private final Thread thread;
 
-    private Loop(ThreadFactory threads, String name, Body body, Owner owner) {
+    private Loop(EngineThreads threads, String name, Body body, Owner owner) {
         this.name = name;
         this.body = body;
         this.owner = owner;
-        this.thread = NamedThreads.of(threads, name).newThread(this::run);
+        this.thread = threads.thread(name, this::run);
     }
 
     /** Starts {@code body} on a new thread of {@code threads}, named {@code name}. */
-    public static Loop start(ThreadFactory threads, String name, Body body, Owner owner) {
+    public static Loop start(EngineThreads threads, String name, Body body, Owner owner) {
         Loop loop = new Loop(threads, name, body, owner);
         loop.thread.start();
         return loop;

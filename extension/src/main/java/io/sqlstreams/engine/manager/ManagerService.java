@@ -2,7 +2,6 @@ package io.sqlstreams.engine.manager;
 
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -19,9 +18,8 @@ import io.sqlstreams.SystemConfig;
 import io.sqlstreams.engine.RunningSessions;
 import io.sqlstreams.engine.alert.StoredSystemConfig;
 import io.sqlstreams.engine.context.Engine;
-import io.sqlstreams.engine.loop.NamedThreads;
-import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.query.WorkerQueries.FleetRow;
+import io.sqlstreams.engine.query.WorkerQueries;
 import io.sqlstreams.engine.worker.Fleet;
 import io.sqlstreams.engine.worker.SystemWorkerNames;
 import io.sqlstreams.engine.worker.TickPacing;
@@ -141,8 +139,7 @@ public final class ManagerService implements ManagerHandle, RunningSessions.Comp
         if (participants > 1) {
             return;
         }
-        restarts = Executors.newSingleThreadScheduledExecutor(NamedThreads.of(engine.environment().threadFactory(),
-                "sqlstreams-manager-supervisor"));
+        restarts = engine.environment().threads().scheduler("sqlstreams-manager-supervisor");
         state = ManagerStatus.State.WAITING;
         if (!startNow) {
             pendingRestart = restarts.schedule(this::restart, 0, TimeUnit.NANOSECONDS);

@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -13,6 +12,7 @@ import io.sqlstreams.BatcherConfig;
 import io.sqlstreams.Code;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.EngineThreads;
 
 /**
  * Groups concurrent produce calls into shared transactions. Commit-driven, with no linger timer: while no batch
@@ -38,14 +38,14 @@ final class AutoBatcher implements AutoCloseable {
     private final int maxSize;
     private final int workerCount;
     private final String streamName;
-    private final ThreadFactory threads;
+    private final EngineThreads threads;
     private final Function<List<PreparedMessage>, List<ProduceResult>> writer;
     private final List<Thread> workers = new ArrayList<>();
     private int started;
     private int committing;
     private boolean closed;
 
-    AutoBatcher(String streamName, BatcherConfig config, ThreadFactory threads,
+    AutoBatcher(String streamName, BatcherConfig config, EngineThreads threads,
                 Function<List<PreparedMessage>, List<ProduceResult>> writer) {
         this.streamName = streamName;
         this.maxSize = config.resolvedMaxSize();
@@ -83,11 +83,7 @@ final class AutoBatcher implements AutoCloseable {
         try {
             while (workers.size() < workerCount) {
                 started++;
-                Thread worker = threads.newThread(this::work);
-                if (worker == null) {
-                    throw new IllegalStateException("the thread factory refused a thread");
-                }
-                worker.setName("sqlstreams-produce-" + streamName + "-" + started);
+                Thread worker = threads.thread("sqlstreams-produce-" + streamName + "-" + started, this::work);
                 workers.add(worker);
                 try {
                     worker.start();

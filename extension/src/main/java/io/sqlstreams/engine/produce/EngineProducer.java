@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
-import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.Code;
 import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.ProduceItem;
@@ -21,8 +20,9 @@ import io.sqlstreams.ProduceResult;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
-import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.HostedClient;
+import io.sqlstreams.engine.context.Engine;
+import io.sqlstreams.engine.sql.DatabaseFailures;
 import io.sqlstreams.engine.sql.Transactions;
 import io.sqlstreams.engine.telemetry.SendTrace;
 
@@ -45,7 +45,7 @@ public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
         this.writer = new ProduceWriter(engine, stream.id(), stream.name(),
                 new ProduceStatement(engine.sql(), stream.id()), partitions,
                 config.resolvedBatch().resolvedAttemptTimeout());
-        this.batcher = new AutoBatcher(stream.name(), config.resolvedBatch(), engine.environment().threadFactory(),
+        this.batcher = new AutoBatcher(stream.name(), config.resolvedBatch(), engine.environment().threads(),
                 writer::inOwnTransaction);
     }
 

@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -147,7 +146,7 @@ final class PartitionKeeper implements AutoCloseable {
 
     private synchronized ExecutorService background() {
         if (background == null) {
-            background = Executors.newSingleThreadExecutor(engine.environment().threadFactory());
+            background = engine.environment().threads().serial("sqlstreams-partitions-ahead-" + streamName);
         }
         return background;
     }

@@ -111,7 +111,7 @@ final class ProduceWriter {
 
     private void healApart(int count) {
         AtomicReference<RuntimeException> failed = new AtomicReference<>();
-        Thread healer = engine.environment().threadFactory().newThread(() -> {
+        Thread healer = engine.environment().threads().thread("sqlstreams-partitions-heal-" + streamName, () -> {
             try {
                 partitions.heal(count);
             } catch (RuntimeException failure) {

@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.EngineEnvironment;
-import io.sqlstreams.engine.sql.Database;
-import io.sqlstreams.engine.sql.Sql;
 import io.sqlstreams.engine.loop.Loop;
 import io.sqlstreams.engine.query.WakeupQueries;
+import io.sqlstreams.engine.sql.Database;
+import io.sqlstreams.engine.sql.Sql;
 
 /**
  * Announces this client's produce commits to every listening session, coalesced: one notification names every
@@ -61,7 +61,7 @@ final class CommitAnnouncer implements AutoCloseable {
             return Optional.empty();
         }
         if (loop == null) {
-            loop = Loop.start(environment.threadFactory(), "sqlstreams-announcer-" + schema,
+            loop = Loop.start(environment.threads(), "sqlstreams-announcer-" + schema,
                     this::pass, (failed, cause) -> diagnostics.event(cause.code(),
                             "the commit announcer stopped; sessions find new messages by polling alone: "
                                     + cause.getMessage()));

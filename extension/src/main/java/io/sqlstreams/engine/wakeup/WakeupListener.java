@@ -11,14 +11,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.sqlstreams.Code;
+import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.Diagnostics;
 import io.sqlstreams.engine.EngineEnvironment;
-import io.sqlstreams.engine.sql.Database;
-import io.sqlstreams.engine.sql.Sql;
-import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.engine.loop.Loop;
 import io.sqlstreams.engine.query.WakeupQueries;
+import io.sqlstreams.engine.sql.Database;
+import io.sqlstreams.engine.sql.Sql;
 
 /**
  * The client's one listener for commit announcements: while any session subscribes, it holds one connection that
@@ -61,7 +61,7 @@ final class WakeupListener implements AutoCloseable {
     /** Wakes {@code wake} whenever stream {@code streamId} is announced, until the subscription is closed. */
     synchronized Wakeups.Subscription subscribe(long streamId, Runnable wake) {
         if (loop == null && !unavailable && !closed) {
-            loop = Loop.start(environment.threadFactory(), "sqlstreams-wakeup-" + schema,
+            loop = Loop.start(environment.threads(), "sqlstreams-wakeup-" + schema,
                     new Listening()::pass, (failed, cause) -> diagnostics.event(Code.SQL0143,
                             "the commit listener stopped; sessions find new messages by polling alone: "
                                     + cause.getMessage()));

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +13,6 @@ import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.loop.Loop;
-import io.sqlstreams.engine.loop.NamedThreads;
 
 /**
  * Runs one instance of a worker: claims its row (retrying on the tick cadence while the worker is at its target),
@@ -76,8 +74,8 @@ public final class WorkerRunner {
     public static WorkerRunner start(Engine engine, long workerId, String subject, String name,
                                      WorkerSettings settings, WorkerTask task, Owner owner) {
         WorkerSettings valid = settings.validated();
-        ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(NamedThreads.of(
-                engine.environment().threadFactory(), "sqlstreams-worker-" + name + "-" + workerId));
+        ScheduledExecutorService thread = engine.environment().threads()
+                .scheduler("sqlstreams-worker-" + name + "-" + workerId);
         WorkerRunner runner = new WorkerRunner(engine, workerId, subject, name, valid, task, owner, thread, true,
                 RandomGenerator.getDefault());
         runner.begin();

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -22,12 +21,12 @@ import org.eclipse.microprofile.reactive.streams.operators.ReactiveStreams;
 import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
 
 import io.sqlstreams.ConsumerInstance;
-import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.InvalidConfigurationException.Violation;
+import io.sqlstreams.InvalidConfigurationException;
 import io.sqlstreams.ProducerConfig;
 import io.sqlstreams.SqlStreams;
 import io.sqlstreams.StreamHandle;
-import io.sqlstreams.engine.loop.NamedThreads;
+import io.sqlstreams.engine.EngineThreads;
 import io.sqlstreams.jakarta.ContainerResources;
 import io.sqlstreams.jakarta.GroupState;
 import io.sqlstreams.jakarta.SqlStreamsRuntime;
@@ -80,8 +79,8 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
         ChannelSettings settings = ChannelSettings.outgoing(config, problems);
         validate(settings, config, problems);
         StreamRegistration.ifAbsent(runtime.client().stream(settings.stream(), Object.class));
-        ExecutorService thread = Executors.newSingleThreadExecutor(NamedThreads.of(resources.threadFactory(),
-                "sqlstreams-channel-" + settings.channel()));
+        ExecutorService thread = new EngineThreads(resources.threadFactory())
+                .serial("sqlstreams-channel-" + settings.channel());
         producing.add(thread);
         OutgoingChannel channel = new OutgoingChannel(settings.channel(), runtime.client(), settings.stream(),
                 ProducerConfig.defaults(), thread);
@@ -109,7 +108,9 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
         SqlStreams client = runtime.client();
         StreamHandle<T> stream = StreamRegistration.ifAbsent(client.stream(settings.stream(), payloadType));
         ConsumerInstance<T> consumer = stream.consumer(settings.group()).register(group.declaration());
-        return new IncomingChannel<>(settings.channel(), consumer, group.options());
+        return new IncomingChannel<>(settings.channel(), consumer, group.options(),
+                body -> new EngineThreads(resources.threadFactory())
+                        .threadEvenWhenStopping("sqlstreams-channel-stop-" + settings.channel(), body));
     }
 
     /** A channel's status as its group's state in the health checks. */

@@ -16,8 +16,9 @@ import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.ConsumerInstance;
 import io.sqlstreams.ConsumerSession;
 import io.sqlstreams.MessageMeta;
-import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.EngineThreads;
+import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.engine.consume.ConsumeFixtures.Numbered;
 
 /**
@@ -135,7 +136,7 @@ public final class CrashingConsumerMain {
 
     /** An executor whose one thread is taken for good by its first task: every later task waits in its queue. */
     private static ExecutorService stalledExecutor() {
-        ExecutorService executor = Executors.newSingleThreadExecutor(EngineEnvironment.daemonThreads("stalled-"));
+        ExecutorService executor = Executors.newSingleThreadExecutor(EngineThreads.daemons("stalled-"));
         executor.execute(CrashingConsumerMain::blockForever);
         return executor;
     }

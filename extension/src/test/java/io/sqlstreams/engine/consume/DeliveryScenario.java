@@ -20,6 +20,7 @@ import io.sqlstreams.StreamConfig;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.TransactionalHandler;
 import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.EngineThreads;
 import io.sqlstreams.engine.HostTransactions;
 import io.sqlstreams.engine.HostedClient;
 import io.sqlstreams.engine.client.EngineClient;
@@ -33,7 +34,7 @@ import io.sqlstreams.testing.TestDatabase;
 record DeliveryScenario(StreamHandle<Numbered> stream, String group, ConsumerInstance<Numbered> instance,
                         DeliveryTables tables, List<Long> ids) {
     private static final ExecutorService ENLISTED_HANDLERS =
-            Executors.newCachedThreadPool(EngineEnvironment.daemonThreads("enlisted-handler-"));
+            Executors.newCachedThreadPool(EngineThreads.daemons("enlisted-handler-"));
 
     static DeliveryScenario create(EngineClient client, TestDatabase database, String name, DeliveryLogMode mode,
                                    ConsumerConfig declaration, int count) {

@@ -32,6 +32,7 @@ import io.sqlstreams.Code;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.EngineThreads;
 
 /**
  * The batcher's grouping, flushing and failure handling over a scripted writer: message n is written as id n, and
@@ -39,7 +40,7 @@ import io.sqlstreams.engine.EngineEnvironment;
  */
 class AutoBatcherTest {
     private static final Duration PATIENCE = Duration.ofSeconds(10);
-    private static final ThreadFactory DAEMONS = EngineEnvironment.daemonThreads("batcher-test-");
+    private static final ThreadFactory DAEMONS = EngineThreads.daemons("batcher-test-");
 
     private final ScriptedWriter writer = new ScriptedWriter();
     private final List<AutoBatcher> batchers = new ArrayList<>();
@@ -260,7 +261,7 @@ class AutoBatcherTest {
 
     private AutoBatcher batcher(int maxSize, int workers, ThreadFactory threads) {
         AutoBatcher batcher = new AutoBatcher("batcher.test", new BatcherConfig(maxSize, workers, null, null),
-                threads, writer);
+                new EngineThreads(threads), writer);
         batchers.add(batcher);
         return batcher;
     }

@@ -7,14 +7,15 @@ import java.util.random.RandomGenerator;
 
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.RetryPolicy;
-import io.sqlstreams.engine.wakeup.Wakeups;
 import io.sqlstreams.engine.Diagnostics;
-import io.sqlstreams.engine.context.Engine;
-import io.sqlstreams.engine.telemetry.Telemetry;
 import io.sqlstreams.engine.EngineEnvironment;
+import io.sqlstreams.engine.EngineThreads;
 import io.sqlstreams.engine.Sleeper;
+import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.schema.SchemaMigrator;
 import io.sqlstreams.engine.sql.Database;
+import io.sqlstreams.engine.telemetry.Telemetry;
+import io.sqlstreams.engine.wakeup.Wakeups;
 import io.sqlstreams.testing.ManualScheduler;
 import io.sqlstreams.testing.RecordingLogger;
 import io.sqlstreams.testing.SettableClock;
@@ -48,7 +49,7 @@ public final class WorkerRig {
         io.sqlstreams.engine.sql.Sql statements = new io.sqlstreams.engine.sql.Sql(database.schema());
         SchemaMigrator migrator = new SchemaMigrator(db, statements);
         this.engine = new Engine(config, db, statements, migrator, diagnostics, null,
-                new EngineEnvironment(EngineEnvironment.daemonThreads("worker-test-"), null, clock, Sleeper.SYSTEM),
+                new EngineEnvironment(EngineThreads.daemons("worker-test-"), null, clock, Sleeper.SYSTEM),
                 "worker-test", null, null, Wakeups.disabled(), null, Telemetry.OFF);
         this.systemId = migrator.ensureSystem();
         this.sql = new Sql(database);
