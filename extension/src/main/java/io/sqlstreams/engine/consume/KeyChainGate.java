@@ -41,10 +41,9 @@ final class KeyChainGate {
         }
     }
 
-    /** The key leases the gate asks for and gives back under a range's token: {@link KeyLeases} in a session. */
+    /** The key leases the gate asks for and gives back under a range's token; a session's key leases implement it. */
     interface RangeKeys {
-        KeyLeases.Grant takeAll(List<WantedKey> requests, List<String> finished, String token,
-                                Duration duration);
+        KeyGrant takeAll(List<WantedKey> requests, List<String> finished, String token, Duration duration);
 
         void warnTakenOver(ClaimedRange range, long lost);
     }
@@ -233,7 +232,7 @@ final class KeyChainGate {
         if (asking.isEmpty()) {
             return List.of();
         }
-        KeyLeases.Grant grant;
+        KeyGrant grant;
         try {
             grant = keys.takeAll(asking.stream().map(DispatchUnit::keyRequest).toList(), finished, range.token(),
                     leaseLeft.plus(budget.recordMargin()));
@@ -271,7 +270,7 @@ final class KeyChainGate {
      * Whole-range mode: keeps the granted keys only when no chain is busy; otherwise gives them back at once and
      * returns every chain not refused, to ask for all of them again.
      */
-    private List<DispatchUnit> holdAllOrNone(ClaimedRange range, List<DispatchUnit> asking, KeyLeases.Grant grant,
+    private List<DispatchUnit> holdAllOrNone(ClaimedRange range, List<DispatchUnit> asking, KeyGrant grant,
                                              Duration leaseLeft) {
         List<DispatchUnit> waits = new ArrayList<>();
         List<String> granted = new ArrayList<>();

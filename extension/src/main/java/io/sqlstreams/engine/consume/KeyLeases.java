@@ -11,6 +11,7 @@ import java.util.UUID;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.Concurrency;
+import io.sqlstreams.engine.consume.KeyGrant.KeyState;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.GroupIds;
 import io.sqlstreams.engine.query.KeyLeaseQueries.WantedKey;
@@ -27,15 +28,6 @@ import io.sqlstreams.engine.query.KeyLeaseQueries;
 final class KeyLeases implements KeyChainGate.RangeKeys {
     /** The answer to one lease request. */
     enum Verdict { ACQUIRED, BUSY, SUPERSEDED }
-
-    /** Why a key's lease was not granted, or that it was. */
-    enum KeyState {
-        ACQUIRED,
-        /** an earlier message of the ordered key waits on the exception path: waiting in process is pointless */
-        AFTER_EXCEPTION,
-        /** the key is leased, or an earlier message of the ordered key is in another open range */
-        BUSY
-    }
 
     /** A lease request's answer and, when acquired, the token that releases it. */
     record Lease(Verdict verdict, String token) {
@@ -75,10 +67,6 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
         return new Lease(verdict, verdict == Verdict.ACQUIRED ? token : null);
     }
 
-    /** The answer to one {@link #takeAll} call. */
-    record Grant(List<KeyState> states, int released) {
-    }
-
     /**
      * Asks for several keys' leases under one token in one round trip, giving back the leases of {@code finished}
      * keys under that token in the same statement. A range passes its own lease token, so its own messages never
@@ -88,7 +76,7 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
      *         back (fewer than asked: a lease expired and was taken over)
      */
     @Override
-    public Grant takeAll(List<WantedKey> requests, List<String> finished, String token, Duration duration) {
+    public KeyGrant takeAll(List<WantedKey> requests, List<String> finished, String token, Duration duration) {
         KeyLeaseQueries.KeysRequest request = new KeyLeaseQueries.KeysRequest(token, requests, finished, duration);
         KeyLeaseQueries.KeysGrant grant = engine.database().autoCommit("taking " + requests.size()
                 + " key lease(s) of " + group.describe(), connection -> queries.takeKeys(connection, ids, request));
@@ -101,7 +89,7 @@ final class KeyLeases implements KeyChainGate.RangeKeys {
         for (WantedKey key : requests) {
             states.add(byKey.getOrDefault(key.messageKey(), KeyState.BUSY));
         }
-        return new Grant(states, (int) grant.released());
+        return new KeyGrant(states, (int) grant.released());
     }
 
     /** Key leases of a range that were gone when given back: a run outlived its lease. */

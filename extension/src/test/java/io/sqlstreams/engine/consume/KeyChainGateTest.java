@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.consume.KeyLeases.KeyState;
+import io.sqlstreams.engine.consume.KeyGrant.KeyState;
 import io.sqlstreams.engine.query.KeyLeaseQueries.WantedKey;
 import io.sqlstreams.testing.ManualScheduler;
 import io.sqlstreams.testing.SettableClock;
@@ -303,15 +303,14 @@ class KeyChainGateTest {
         Integer releasedOfFinished;
 
         @Override
-        public KeyLeases.Grant takeAll(List<WantedKey> requests, List<String> finished, String token,
-                                       Duration duration) {
+        public KeyGrant takeAll(List<WantedKey> requests, List<String> finished, String token, Duration duration) {
             List<String> asked = requests.stream().map(WantedKey::messageKey).toList();
             calls.add(new Ask(asked, List.copyOf(finished), token, duration));
             if (failure != null) {
                 throw failure;
             }
             List<KeyState> answers = asked.stream().map(key -> states.getOrDefault(key, KeyState.ACQUIRED)).toList();
-            return new KeyLeases.Grant(answers, releasedOfFinished == null ? finished.size() : releasedOfFinished);
+            return new KeyGrant(answers, releasedOfFinished == null ? finished.size() : releasedOfFinished);
         }
 
         @Override
