@@ -2,10 +2,7 @@ package io.sqlstreams.jakarta;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Type;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import javax.sql.DataSource;
 
@@ -17,10 +14,8 @@ import io.sqlstreams.StreamName;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.jakarta.messaging.StreamConnector;
 import io.sqlstreams.jakarta.config.GroupAddress;
-import io.sqlstreams.jakarta.config.ResolvedSettings;
-import io.sqlstreams.jakarta.config.SettingsProblem;
-import io.sqlstreams.jakarta.config.SettingsResolver;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.BeanManager;
@@ -31,7 +26,6 @@ import jakarta.enterprise.inject.spi.InjectionPoint;
 import jakarta.enterprise.inject.spi.ProcessInjectionPoint;
 import jakarta.enterprise.inject.spi.ProcessObserverMethod;
 import jakarta.transaction.Transactional;
-import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * The portable extension: finds every {@code @ConsumerGroup} observer method, checks every {@code @StreamName}
@@ -41,19 +35,17 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * {@link SqlStreamsRuntime} runs one session per group that notifies exactly its observer.
  */
 public class SqlStreamsExtension implements Extension {
-    private final List<ObservedGroup> observed = new ArrayList<>();
-    private final List<String> problems = new ArrayList<>();
-    private ResolvedSettings settings;
+    private final Discovery discovery = new Discovery();
 
-    void addBeans(@Observes BeforeBeanDiscovery discovery, BeanManager beans) {
+    void addBeans(@Observes BeforeBeanDiscovery event, BeanManager beans) {
         for (Class<?> type : List.of(SqlStreamsRuntime.class, JndiContainerResources.class,
                 MessageMetaProducer.class, StreamProducers.class, SqlStreamsLiveness.class,
                 SqlStreamsReadiness.class, SqlStreamsStartup.class)) {
-            discovery.addAnnotatedType(beans.createAnnotatedType(type), SqlStreamsExtension.class.getName() + "."
+            event.addAnnotatedType(beans.createAnnotatedType(type), SqlStreamsExtension.class.getName() + "."
                     + type.getSimpleName());
         }
         if (reactiveMessagingVisible()) {
-            discovery.addAnnotatedType(beans.createAnnotatedType(StreamConnector.class),
+            event.addAnnotatedType(beans.createAnnotatedType(StreamConnector.class),
                     SqlStreamsExtension.class.getName() + "." + StreamConnector.class.getSimpleName());
         }
     }
@@ -77,7 +69,7 @@ public class SqlStreamsExtension implements Extension {
         Type observedType = event.getObserverMethod().getObservedType();
         GroupAddress address = new GroupAddress(group.stream(), group.group());
         if (!(observedType instanceof Class<?> payload)) {
-            problems.add(Code.SQL0133.id() + " the observer of group \"" + group.group() + "\" on stream \""
+            discovery.problem(Code.SQL0133.id() + " the observer of group \"" + group.group() + "\" on stream \""
                     + group.stream() + "\" observes " + observedType.getTypeName() + "; a consumer group observes a"
                     + " payload class");
             return;
@@ -87,15 +79,15 @@ public class SqlStreamsExtension implements Extension {
         Transactional.TxType type = declared == null ? null : declared.value();
         if (type == Transactional.TxType.REQUIRES_NEW || type == Transactional.TxType.NOT_SUPPORTED
                 || type == Transactional.TxType.NEVER) {
-            problems.add(Code.SQL0158.id() + " the observer of " + found.describe() + " is @Transactional(" + type
-                    + "), which runs it outside the transaction its message's outcome commits in; use REQUIRED,"
+            discovery.problem(Code.SQL0158.id() + " the observer of " + found.describe() + " is @Transactional("
+                    + type + "), which runs it outside the transaction its message's outcome commits in; use REQUIRED,"
                     + " MANDATORY or SUPPORTS");
         }
         if (!payload.isAnnotationPresent(SchemaVersion.class)) {
-            problems.add(Code.SQL0134.id() + " payload " + payload.getName() + " of " + found.describe()
+            discovery.problem(Code.SQL0134.id() + " payload " + payload.getName() + " of " + found.describe()
                     + " has no @SchemaVersion");
         }
-        observed.add(found);
+        discovery.found(found);
     }
 
     <T, X> void checkStreamInjection(@Observes ProcessInjectionPoint<T, X> event) {
@@ -108,63 +100,43 @@ public class SqlStreamsExtension implements Extension {
         try {
             Names.resource("stream", stream);
         } catch (SqlStreamsException invalid) {
-            problems.add(invalid.getMessage() + " (at " + where + ")");
+            discovery.problem(invalid.getMessage() + " (at " + where + ")");
         }
         Class<?> payload = StreamProducers.payloadClass(point.getType());
         if (payload == null) {
-            problems.add(Code.SQL0135.id() + " " + where + " injects " + point.getType().getTypeName() + " of stream \""
-                    + stream + "\"; name the payload class: Producer<Payload> or StreamHandle<Payload>");
+            discovery.problem(Code.SQL0135.id() + " " + where + " injects " + point.getType().getTypeName()
+                    + " of stream \"" + stream + "\"; name the payload class: Producer<Payload> or"
+                    + " StreamHandle<Payload>");
         } else if (!payload.isAnnotationPresent(SchemaVersion.class)) {
-            problems.add(Code.SQL0134.id() + " payload " + payload.getName() + " of stream \"" + stream
+            discovery.problem(Code.SQL0134.id() + " payload " + payload.getName() + " of stream \"" + stream
                     + "\" injected at " + where + " has no @SchemaVersion");
         }
     }
 
+    void addDiscovery(@Observes AfterBeanDiscovery event) {
+        event.addBean().types(Discovery.class, Object.class).createWith(context -> discovery);
+    }
+
     void validate(@Observes AfterDeploymentValidation validation, BeanManager beans) {
-        settings();
-        if (problems.isEmpty() && observed.stream().anyMatch(ObservedGroup::transactional)) {
+        discovery.settings();
+        if (discovery.problems().isEmpty() && discovery.groups().stream().anyMatch(ObservedGroup::transactional)) {
             checkSharedTransactions(beans.createInstance().select(ContainerResources.class).get());
         }
-        problems.forEach(problem -> validation.addDeploymentProblem(new DeploymentException(problem)));
+        discovery.problems().forEach(problem -> validation.addDeploymentProblem(new DeploymentException(problem)));
     }
 
     /** Transactional observers only deploy where their writes and the outcome rows share one transaction. */
     private void checkSharedTransactions(ContainerResources resources) {
-        String name = settings.global().dataSourceJndiName();
+        String name = discovery.settings().global().dataSourceJndiName();
         try {
             DataSource dataSource = resources.dataSource(name);
             new SharedTransactionCheck(resources.transactions(dataSource), dataSource, name)
                     .verify(Thread.currentThread().getContextClassLoader(), resources::dataSource);
         } catch (IllegalStateException missing) {
-            problems.add(Code.SQL0138.id() + " sqlstreams.datasource: " + missing.getMessage());
+            discovery.problem(Code.SQL0138.id() + " sqlstreams.datasource: " + missing.getMessage());
         } catch (SqlStreamsException refused) {
-            problems.add(refused.getMessage());
+            discovery.problem(refused.getMessage());
         }
-    }
-
-    /** Every group found, in discovery order. */
-    List<ObservedGroup> groups() {
-        return List.copyOf(observed);
-    }
-
-    /**
-     * The settings, resolved at deployment validation, or earlier when something asks for them first (a Reactive
-     * Messaging implementation opens the connector's channels in its own validation observer).
-     */
-    synchronized ResolvedSettings settings() {
-        if (settings == null) {
-            Map<GroupAddress, ObservedGroup> byAddress = new LinkedHashMap<>();
-            for (ObservedGroup group : observed) {
-                ObservedGroup earlier = byAddress.putIfAbsent(group.address(), group);
-                if (earlier != null) {
-                    problems.add(Code.SQL0136.id() + " " + group.describe() + " is observed twice: also by "
-                            + earlier.observer().getBeanClass().getName() + "; one observer per stream and group");
-                }
-            }
-            settings = SettingsResolver.resolve(ConfigProvider.getConfig(), byAddress.keySet());
-            settings.problems().stream().map(SettingsProblem::describe).forEach(problems::add);
-        }
-        return settings;
     }
 
     /** The observer method's {@code @Transactional}, else its class's; null when neither has one. */

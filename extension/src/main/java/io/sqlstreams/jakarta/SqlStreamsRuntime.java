@@ -56,7 +56,7 @@ public class SqlStreamsRuntime {
     private final Clock clock = Clock.systemUTC();
 
     @Inject
-    SqlStreamsExtension extension;
+    Discovery discovery;
     @Inject
     ContainerResources resources;
     @Inject
@@ -88,25 +88,25 @@ public class SqlStreamsRuntime {
         if (started) {
             return;
         }
-        ResolvedSettings settings = extension.settings();
+        ResolvedSettings settings = discovery.settings();
         if (settings == null || !settings.problems().isEmpty()) {
             throw new IllegalStateException(Code.SQL0137.id() + " sqlstreams cannot start: the deployment has"
                     + " configuration problems");
         }
         registerSchedules(settings.schedules());
-        for (ObservedGroup group : extension.groups()) {
+        for (ObservedGroup group : discovery.groups()) {
             GroupSettings groupSettings = settings.groups().get(group.address());
             if (!groupSettings.enabled()) {
                 idle.put(group.address(), new GroupState(GroupState.Status.DISABLED, 0, "enabled=false on this"
                         + " server", clock.instant()));
             }
         }
-        if (extension.groups().size() == idle.size()) {
+        if (discovery.groups().size() == idle.size()) {
             started = true;
             return;
         }
         HostedClient client = hostedClient();
-        for (ObservedGroup group : extension.groups()) {
+        for (ObservedGroup group : discovery.groups()) {
             GroupSettings groupSettings = settings.groups().get(group.address());
             if (groupSettings.enabled()) {
                 GroupSupervisor<?> supervisor = supervisor(group, groupSettings);
@@ -147,7 +147,7 @@ public class SqlStreamsRuntime {
     /** The same client, with what only this integration uses: hosted sessions and enlisted producers. */
     synchronized HostedClient hostedClient() {
         if (client == null) {
-            GlobalSettings global = extension.settings().global();
+            GlobalSettings global = discovery.settings().global();
             dataSource = resource("sqlstreams.datasource", () -> resources.dataSource(global.dataSourceJndiName()));
             threads = resource("the claim loops' thread factory", resources::threadFactory);
             ExecutorService defaultHandlers = resource("the default handler executor",
@@ -274,7 +274,7 @@ public class SqlStreamsRuntime {
 
     public synchronized Map<GroupAddress, GroupState> states() {
         Map<GroupAddress, GroupState> states = new LinkedHashMap<>();
-        for (ObservedGroup group : extension.groups()) {
+        for (ObservedGroup group : discovery.groups()) {
             GroupSupervisor<?> supervisor = supervisors.get(group.address());
             states.put(group.address(), supervisor != null ? supervisor.state()
                     : idle.getOrDefault(group.address(), new GroupState(GroupState.Status.NOT_STARTED, 0, null,

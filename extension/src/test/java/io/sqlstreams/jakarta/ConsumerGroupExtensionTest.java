@@ -290,7 +290,7 @@ class ConsumerGroupExtensionTest {
     void beforeTheSessionsRunEveryCheckSaysNotStarted() throws Exception {
         try (CdiContainer container = CdiContainer.start(database, FAST_GROUP, PaymentObservers.class)) {
             SqlStreamsRuntime notYetStarted = new SqlStreamsRuntime();
-            notYetStarted.extension = container.select(SqlStreamsExtension.class);
+            notYetStarted.discovery = container.select(Discovery.class);
             notYetStarted.resources = container.select(ContainerResources.class);
             SqlStreamsReadiness readiness = new SqlStreamsReadiness();
             readiness.runtime = notYetStarted;
