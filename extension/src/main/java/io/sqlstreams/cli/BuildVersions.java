@@ -1,9 +1,8 @@
 package io.sqlstreams.cli;
 
-import java.util.Arrays;
 import java.util.stream.Collectors;
 
-import io.sqlstreams.engine.schema.DdlScope;
+import io.sqlstreams.engine.system.InstallationDdl;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -15,16 +14,14 @@ final class BuildVersions {
 
     /** {@code system DDL version 2, stream DDL version 2}. */
     static String text() {
-        return Arrays.stream(DdlScope.values()).map(scope -> scope.wireName() + " DDL version " + scope.buildVersion())
-                .collect(Collectors.joining(", "));
+        return InstallationDdl.buildVersions().entrySet().stream()
+                .map(scope -> scope.getKey() + " DDL version " + scope.getValue()).collect(Collectors.joining(", "));
     }
 
     /** {@code {"system": 2, "stream": 2}}. */
     static JsonObject json() {
         JsonObjectBuilder versions = Json.createObjectBuilder();
-        for (DdlScope scope : DdlScope.values()) {
-            versions.add(scope.wireName(), scope.buildVersion());
-        }
+        InstallationDdl.buildVersions().forEach(versions::add);
         return versions.build();
     }
 }

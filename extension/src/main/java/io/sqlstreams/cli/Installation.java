@@ -1,17 +1,10 @@
 package io.sqlstreams.cli;
 
-import java.time.Clock;
-
 import io.sqlstreams.ClientConfig;
 import io.sqlstreams.ManagerConfig;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SqlStreams;
-import io.sqlstreams.engine.Diagnostics;
-import io.sqlstreams.engine.Sleeper;
-import io.sqlstreams.engine.schema.DirectedMigration;
-import io.sqlstreams.engine.schema.SchemaMigrator;
-import io.sqlstreams.engine.sql.Database;
-import io.sqlstreams.engine.sql.Sql;
+import io.sqlstreams.engine.system.InstallationDdl;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -84,19 +77,11 @@ final class Installation implements AutoCloseable {
                 .manager(manager).build());
     }
 
-    /** Creates and checks the installation's tables ({@code migrate init}). */
-    SchemaMigrator migrator() {
-        return new SchemaMigrator(database(), new Sql(config.schema()));
-    }
-
-    /** Brings its DDL scopes up or down to a version ({@code migrate system|streams|stream up|down}). */
-    DirectedMigration directedMigration() {
-        return new DirectedMigration(database(), new Sql(config.schema()));
-    }
-
-    private Database database() {
-        config.validate();
-        return new Database(dataSource, config.retry(), Sleeper.SYSTEM, new Diagnostics(config.logger(),
-                Clock.systemUTC()));
+    /**
+     * Creates and checks the installation's tables, reads their DDL versions and brings its scopes up or down to a
+     * version ({@code migrate …}).
+     */
+    InstallationDdl ddl() {
+        return new InstallationDdl(dataSource, config);
     }
 }

@@ -1,6 +1,6 @@
 package io.sqlstreams.cli;
 
-import io.sqlstreams.engine.schema.SchemaMigrator;
+import io.sqlstreams.engine.system.InstallationDdl;
 import jakarta.json.Json;
 import picocli.CommandLine.Command;
 
@@ -17,9 +17,9 @@ final class MigrateCommands {
     static final class Init extends InstallationCommand {
         @Override
         int run(Output output, Installation installation) {
-            SchemaMigrator migrator = installation.migrator();
-            boolean created = !migrator.installed();
-            long systemId = migrator.ensureSystem();
+            InstallationDdl ddl = installation.ddl();
+            boolean created = !ddl.installed();
+            long systemId = ddl.ensureSystem();
             if (output.json()) {
                 output.json(Json.createObjectBuilder()
                         .add("schema", installation.schema())

@@ -1,7 +1,9 @@
 package io.sqlstreams.cli;
 
-import io.sqlstreams.engine.schema.DirectedMigration;
-import io.sqlstreams.engine.schema.DirectedMigration.Direction;
+import java.util.function.Function;
+
+import io.sqlstreams.engine.system.InstallationDdl;
+import io.sqlstreams.engine.system.InstallationDdl.Migration;
 import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import picocli.CommandLine.Command;
@@ -22,14 +24,14 @@ final class MigrateScopeCommands {
                 description = "the DDL version to reach, from 1 to this build's version of the scope")
         private int to;
 
-        private final Direction direction;
+        private final Function<InstallationDdl, Migration> direction;
 
-        Directed(Direction direction) {
+        Directed(Function<InstallationDdl, Migration> direction) {
             this.direction = direction;
         }
 
         /** Runs the migration of this command's scope; how many scopes changed version. */
-        abstract int migrate(DirectedMigration migration, Direction direction, int to);
+        abstract int migrate(Migration migration, int to);
 
         /** The fields that name the scope, before {@code to}: the stream of {@code migrate stream}, else none. */
         JsonObjectBuilder scope() {
@@ -38,7 +40,7 @@ final class MigrateScopeCommands {
 
         @Override
         int run(Output output, Installation installation) {
-            int migrated = migrate(installation.directedMigration(), direction, to);
+            int migrated = migrate(direction.apply(installation.ddl()), to);
             output.object(scope().add("to", to).add("migrated_count", migrated).build());
             return ExitCodes.OK;
         }
@@ -46,32 +48,32 @@ final class MigrateScopeCommands {
 
     /** A scope that takes no argument, the parent of its {@link WholeUp} and {@link WholeDown}. */
     interface WholeScope {
-        int migrate(DirectedMigration migration, Direction direction, int to);
+        int migrate(Migration migration, int to);
     }
 
     /** A direction of the {@link WholeScope} it is the subcommand of. */
     abstract static class WholeDirected extends Directed {
-        WholeDirected(Direction direction) {
+        WholeDirected(Function<InstallationDdl, Migration> direction) {
             super(direction);
         }
 
         @Override
-        int migrate(DirectedMigration migration, Direction direction, int to) {
-            return ((WholeScope) spec().parent().userObject()).migrate(migration, direction, to);
+        int migrate(Migration migration, int to) {
+            return ((WholeScope) spec().parent().userObject()).migrate(migration, to);
         }
     }
 
     @Command(name = "up", description = "Bring the scope up to --to; refused where it is above it.")
     static final class WholeUp extends WholeDirected {
         WholeUp() {
-            super(Direction.UP);
+            super(InstallationDdl::up);
         }
     }
 
     @Command(name = "down", description = "Bring the scope down to --to; refused where it is below it.")
     static final class WholeDown extends WholeDirected {
         WholeDown() {
-            super(Direction.DOWN);
+            super(InstallationDdl::down);
         }
     }
 
@@ -79,8 +81,8 @@ final class MigrateScopeCommands {
             subcommands = {WholeUp.class, WholeDown.class})
     static final class SystemScope implements WholeScope {
         @Override
-        public int migrate(DirectedMigration migration, Direction direction, int to) {
-            return migration.system(direction, to);
+        public int migrate(Migration migration, int to) {
+            return migration.system(to);
         }
     }
 
@@ -88,8 +90,8 @@ final class MigrateScopeCommands {
             + " tried and the refusals are reported together.", subcommands = {WholeUp.class, WholeDown.class})
     static final class StreamsScope implements WholeScope {
         @Override
-        public int migrate(DirectedMigration migration, Direction direction, int to) {
-            return migration.streams(direction, to);
+        public int migrate(Migration migration, int to) {
+            return migration.streams(to);
         }
     }
 
@@ -103,13 +105,13 @@ final class MigrateScopeCommands {
         @Parameters(index = "0", paramLabel = "<stream>")
         private String stream;
 
-        StreamDirected(Direction direction) {
+        StreamDirected(Function<InstallationDdl, Migration> direction) {
             super(direction);
         }
 
         @Override
-        int migrate(DirectedMigration migration, Direction direction, int to) {
-            return migration.stream(stream, direction, to);
+        int migrate(Migration migration, int to) {
+            return migration.stream(stream, to);
         }
 
         @Override
@@ -121,14 +123,14 @@ final class MigrateScopeCommands {
     @Command(name = "up", description = "Bring the stream up to --to; refused when it is above it.")
     static final class StreamUp extends StreamDirected {
         StreamUp() {
-            super(Direction.UP);
+            super(InstallationDdl::up);
         }
     }
 
     @Command(name = "down", description = "Bring the stream down to --to; refused when it is below it.")
     static final class StreamDown extends StreamDirected {
         StreamDown() {
-            super(Direction.DOWN);
+            super(InstallationDdl::down);
         }
     }
 }

@@ -6,9 +6,7 @@ import java.util.Locale;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
-import io.sqlstreams.engine.query.MigrationQueries.Versions;
-import io.sqlstreams.engine.schema.DdlScope;
-import io.sqlstreams.engine.schema.SchemaMigrator;
+import io.sqlstreams.engine.system.InstallationDdl.ScopeVersions;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -41,8 +39,8 @@ final class MigrationReport {
             return name().toLowerCase(Locale.ROOT);
         }
 
-        static Standing of(DdlScope scope, Versions versions) {
-            int build = scope.buildVersion();
+        static Standing of(ScopeVersions versions) {
+            int build = versions.buildVersion();
             if (versions.minCompatibleVersion() > build) {
                 return TOO_NEW;
             }
@@ -53,39 +51,28 @@ final class MigrationReport {
         }
     }
 
-    /** One scope's row: the system scope with no name, or a stream with its name. */
-    record Scope(DdlScope scope, String name, Versions versions) {
-        Standing standing() {
-            return Standing.of(scope, versions);
-        }
-    }
-
     private final String schema;
-    private final List<Scope> scopes;
+    private final List<ScopeVersions> scopes;
 
-    private MigrationReport(String schema, List<Scope> scopes) {
+    private MigrationReport(String schema, List<ScopeVersions> scopes) {
         this.schema = schema;
         this.scopes = scopes;
     }
 
     /** The installation's report; SQL0017 when the schema holds none. */
     static MigrationReport read(Installation installation) {
-        SchemaMigrator.RecordedVersions recorded = installation.migrator().recorded()
+        List<ScopeVersions> scopes = installation.ddl().recorded()
                 .orElseThrow(() -> new SqlStreamsException(Code.SQL0017, "schema " + installation.schema()
                         + " holds no sqlstreams installation: run 'sqlstreams migrate init' or 'sqlstreams system"
                         + " register'"));
-        List<Scope> scopes = new ArrayList<>();
-        scopes.add(new Scope(DdlScope.SYSTEM, null, recorded.system()));
-        recorded.streams().forEach(stream -> scopes.add(new Scope(DdlScope.STREAM, stream.stream(),
-                stream.versions())));
         return new MigrationReport(installation.schema(), scopes);
     }
 
     /** The worst standing of any scope: too new, then behind, then ahead, else current. */
     Standing overall() {
         Standing worst = Standing.CURRENT;
-        for (Scope scope : scopes) {
-            Standing standing = scope.standing();
+        for (ScopeVersions scope : scopes) {
+            Standing standing = Standing.of(scope);
             if (standing.compareTo(worst) > 0) {
                 worst = standing;
             }
@@ -96,13 +83,13 @@ final class MigrationReport {
     TextTable table(boolean withStanding) {
         TextTable table = withStanding ? TextTable.withHeaders("SCOPE", "NAME", "VERSION", "MIN_COMPATIBLE", "STATUS")
                 : TextTable.withHeaders("SCOPE", "NAME", "VERSION", "MIN_COMPATIBLE");
-        for (Scope scope : scopes) {
-            List<String> cells = new ArrayList<>(List.of(scope.scope().wireName(),
-                    scope.name() == null ? TextTable.NONE : scope.name(),
-                    String.valueOf(scope.versions().version()),
-                    String.valueOf(scope.versions().minCompatibleVersion())));
+        for (ScopeVersions scope : scopes) {
+            List<String> cells = new ArrayList<>(List.of(scope.scope(),
+                    scope.stream() == null ? TextTable.NONE : scope.stream(),
+                    String.valueOf(scope.version()),
+                    String.valueOf(scope.minCompatibleVersion())));
             if (withStanding) {
-                cells.add(scope.standing().wireName());
+                cells.add(Standing.of(scope).wireName());
             }
             table.row(cells);
         }
@@ -117,17 +104,16 @@ final class MigrationReport {
             document.add("status", overall().wireName()).add("usable", overall().usable);
         }
         JsonArrayBuilder streams = Json.createArrayBuilder();
-        for (Scope scope : scopes) {
+        for (ScopeVersions scope : scopes) {
             JsonObjectBuilder entry = Json.createObjectBuilder();
-            if (scope.name() != null) {
-                entry.add("stream", scope.name());
+            if (scope.stream() != null) {
+                entry.add("stream", scope.stream());
             }
-            entry.add("version", scope.versions().version())
-                    .add("min_compatible_version", scope.versions().minCompatibleVersion());
+            entry.add("version", scope.version()).add("min_compatible_version", scope.minCompatibleVersion());
             if (withStanding) {
-                entry.add("status", scope.standing().wireName());
+                entry.add("status", Standing.of(scope).wireName());
             }
-            if (scope.name() == null) {
+            if (scope.stream() == null) {
                 document.add("system", entry);
             } else {
                 streams.add(entry);

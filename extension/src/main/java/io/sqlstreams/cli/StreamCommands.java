@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.Quoting;
+import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Names;
 import picocli.CommandLine.Command;
@@ -19,6 +20,11 @@ import picocli.CommandLine.Parameters;
                 MaintenanceCommands.Janitor.class, MaintenanceCommands.Vacuum.class})
 final class StreamCommands {
     private StreamCommands() {
+    }
+
+    /** SQL0005: {@code stream} is not registered. */
+    static SqlStreamsException notRegistered(String stream) {
+        return new SqlStreamsException(Code.SQL0005, "stream " + Quoting.quote(stream) + " is not registered");
     }
 
     @Command(name = "list", description = "List the registered streams, ordered by name.")
@@ -50,7 +56,7 @@ final class StreamCommands {
 
         @Override
         String absence() {
-            return Code.SQL0005.id() + " stream " + Quoting.quote(stream) + " is not registered";
+            return notRegistered(stream).getMessage();
         }
     }
 }

@@ -6,7 +6,6 @@ import java.util.List;
 import io.sqlstreams.Quoting;
 import io.sqlstreams.Stream;
 import io.sqlstreams.engine.Names;
-import io.sqlstreams.engine.query.StreamQueries;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -38,7 +37,7 @@ final class StreamConfigCommands {
                             + Quoting.quote(key) + ": the keys are " + StreamSetting.keys())));
             Names.resource("stream", stream);
             Stream row = installation.client().stream(stream, Object.class).get()
-                    .orElseThrow(() -> StreamQueries.notFound(stream));
+                    .orElseThrow(() -> StreamCommands.notRegistered(stream));
             if (output.json()) {
                 output.json(key == null ? array(settings, row) : setting(settings.get(0), row));
             } else {

@@ -2,12 +2,10 @@ package io.sqlstreams.cli;
 
 import java.util.List;
 
-import io.sqlstreams.Code;
 import io.sqlstreams.Consumer;
 import io.sqlstreams.DestroyOptions;
 import io.sqlstreams.Quoting;
 import io.sqlstreams.SqlStreams;
-import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.Stream;
 import io.sqlstreams.StreamHandle;
 import jakarta.json.Json;
@@ -55,8 +53,7 @@ final class StreamLifecycleCommands {
         String question(SqlStreams client) {
             StreamHandle<Object> handle = client.stream(stream, Object.class);
             handle.checkDestroy(options());
-            Stream doomed = handle.get().orElseThrow(() -> new SqlStreamsException(Code.SQL0005, "stream "
-                    + Quoting.quote(stream) + " is not registered"));
+            Stream doomed = handle.get().orElseThrow(() -> StreamCommands.notRegistered(stream));
             List<String> groups = handle.consumers().stream().map(Consumer::name).toList();
             return "destroy stream " + Quoting.quote(stream) + " (id " + doomed.id() + ")"
                     + (groups.isEmpty() ? "" : " and its consumer group" + (groups.size() == 1 ? " " : "s ")
