@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -25,6 +22,7 @@ import org.xml.sax.SAXException;
 import io.sqlstreams.Code;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.HostTransactions;
+import io.sqlstreams.engine.client.BackendProcess;
 
 /**
  * At the deployment's validation, when an observer is transactional: proves that what it writes and the library's
@@ -40,11 +38,14 @@ final class SharedTransactionCheck {
     private final HostTransactions transactions;
     private final DataSource library;
     private final String libraryName;
+    private final BackendProcess backend;
 
-    SharedTransactionCheck(HostTransactions transactions, DataSource library, String libraryName) {
+    /** @param schema the installation's schema, which the library's statements name */
+    SharedTransactionCheck(HostTransactions transactions, DataSource library, String libraryName, String schema) {
         this.transactions = transactions;
         this.library = library;
         this.libraryName = libraryName;
+        this.backend = new BackendProcess(schema);
     }
 
     /**
@@ -71,8 +72,8 @@ final class SharedTransactionCheck {
         try (HostTransactions.HostTransaction transaction = transactions.begin(PROBE_TIMEOUT);
              Connection first = library.getConnection();
              Connection second = other.getConnection()) {
-            long libraryBackend = backend(first);
-            long otherBackend = backend(second);
+            int libraryBackend = backend.pid(first);
+            int otherBackend = backend.pid(second);
             if (libraryBackend != otherBackend) {
                 throw refused(what + " is PostgreSQL backend " + otherBackend + " in the same JTA transaction as "
                         + libraryName + "'s backend " + libraryBackend);
@@ -81,14 +82,6 @@ final class SharedTransactionCheck {
             throw refusal;
         } catch (Exception failure) {
             throw refused(what + " could not join one JTA transaction with " + libraryName + ": " + failure);
-        }
-    }
-
-    private static long backend(Connection connection) throws SQLException {
-        try (Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery("SELECT pg_backend_pid()")) {
-            row.next();
-            return row.getLong(1);
         }
     }
 

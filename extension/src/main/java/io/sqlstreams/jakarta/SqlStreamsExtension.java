@@ -13,6 +13,7 @@ import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.StreamName;
 import io.sqlstreams.engine.Names;
 import io.sqlstreams.jakarta.messaging.StreamConnector;
+import io.sqlstreams.jakarta.config.GlobalSettings;
 import io.sqlstreams.jakarta.config.GroupAddress;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
@@ -127,10 +128,11 @@ public class SqlStreamsExtension implements Extension {
 
     /** Transactional observers only deploy where their writes and the outcome rows share one transaction. */
     private void checkSharedTransactions(ContainerResources resources) {
-        String name = discovery.settings().global().dataSourceJndiName();
+        GlobalSettings global = discovery.settings().global();
+        String name = global.dataSourceJndiName();
         try {
             DataSource dataSource = resources.dataSource(name);
-            new SharedTransactionCheck(resources.transactions(dataSource), dataSource, name)
+            new SharedTransactionCheck(resources.transactions(dataSource), dataSource, name, global.schema())
                     .verify(Thread.currentThread().getContextClassLoader(), resources::dataSource);
         } catch (IllegalStateException missing) {
             discovery.problem(Code.SQL0138.id() + " sqlstreams.datasource: " + missing.getMessage());

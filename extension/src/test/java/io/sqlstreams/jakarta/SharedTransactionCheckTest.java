@@ -41,7 +41,8 @@ class SharedTransactionCheckTest {
     void transactions(TestDatabase database) {
         pool = database.dataSource();
         enlisting = SimulatedTransactions.enlisting(pool);
-        check = new SharedTransactionCheck(SimulatedTransactions.host(pool, enlisting), enlisting, LIBRARY);
+        check = new SharedTransactionCheck(SimulatedTransactions.host(pool, enlisting), enlisting, LIBRARY,
+                database.schema());
     }
 
     @Test
@@ -74,9 +75,9 @@ class SharedTransactionCheckTest {
     }
 
     @Test
-    void aLibraryDataSourceThatDoesNotShareItsConnectionsIsRefused() {
+    void aLibraryDataSourceThatDoesNotShareItsConnectionsIsRefused(TestDatabase database) {
         SharedTransactionCheck unshared = new SharedTransactionCheck(SimulatedTransactions.host(pool, enlisting), pool,
-                LIBRARY);
+                LIBRARY, database.schema());
 
         assertThatThrownBy(() -> unshared.verify(getClass().getClassLoader(), name -> pool))
                 .hasMessageStartingWith("SQL0159")
