@@ -30,14 +30,14 @@ public final class IdempotencyKeys {
     }
 
     /**
-     * The stored key for a caller's text: a fresh {@link #mintV7() UUIDv7} when the text is null or empty,
-     * the UUID itself when the text is one in canonical 8-4-4-4-12 form (any case), and otherwise the
-     * UUIDv5 of the text's UTF-8 bytes under the library's fixed namespace, so the same text always
-     * yields the same key.
+     * The stored key for a caller's text: null when the text is null or empty (the write claims a
+     * {@link #mintV7() UUIDv7} of its own for all such messages of its batch), the UUID itself when the text is
+     * one in canonical 8-4-4-4-12 form (any case), and otherwise the UUIDv5 of the text's UTF-8 bytes under the
+     * library's fixed namespace, so the same text always yields the same key.
      */
     public static UUID resolve(String callerKey) {
         if (callerKey == null || callerKey.isEmpty()) {
-            return mintV7();
+            return null;
         }
         if (CANONICAL.matcher(callerKey).matches()) {
             return UUID.fromString(callerKey);

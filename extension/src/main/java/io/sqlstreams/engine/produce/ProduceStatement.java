@@ -16,8 +16,9 @@ import io.sqlstreams.engine.sql.Sql;
 
 /**
  * Writes a list of prepared messages with the one produce statement ({@link ProduceQueries}). A later message
- * with the idempotency key of an earlier one in the list is its duplicate. Messages are written in message-key
- * order (so concurrent writers lock head rows in one order and cannot deadlock); results come back in list order.
+ * with the caller's idempotency key of an earlier one in the list is its duplicate; the messages without a key share
+ * the batch's. Messages are written in message-key order (so concurrent writers lock head rows in one order and
+ * cannot deadlock); results come back in list order.
  */
 final class ProduceStatement {
     private static final Comparator<Candidate> KEY_ORDER = Comparator
@@ -34,10 +35,11 @@ final class ProduceStatement {
     /**
      * Runs the statement on {@code connection} inside the caller's transaction.
      *
-     * @param timeout bound on the statement, or null for none
+     * @param batchKey the key claimed for the messages without one; a retry of the same messages passes it again
+     * @param timeout  bound on the statement, or null for none
      */
     List<ProduceResult> execute(Connection connection, String streamName, List<PreparedMessage> messages,
-                                Duration timeout) throws SQLException {
+                                UUID batchKey, Duration timeout) throws SQLException {
         ProduceResult[] results = new ProduceResult[messages.size()];
         List<Candidate> candidates = firstOfEachKey(messages, results);
         candidates.sort(KEY_ORDER);
@@ -45,20 +47,20 @@ final class ProduceStatement {
         for (Candidate candidate : candidates) {
             ordered.add(candidate.message());
         }
-        List<ProduceResult> written = queries.produce(connection, streamName, ordered, timeout);
+        List<ProduceResult> written = queries.produce(connection, streamName, ordered, batchKey, timeout);
         for (int i = 0; i < candidates.size(); i++) {
             results[candidates.get(i).index()] = written.get(i);
         }
         return List.of(results);
     }
 
-    /** The first message of each idempotency key; later ones in the same list are duplicates of it. */
+    /** Every message without a key, and the first of each key; later ones in the same list are duplicates of it. */
     private static List<Candidate> firstOfEachKey(List<PreparedMessage> messages, ProduceResult[] results) {
         Set<UUID> seen = new HashSet<>();
         List<Candidate> candidates = new ArrayList<>(messages.size());
         for (int i = 0; i < messages.size(); i++) {
             PreparedMessage message = messages.get(i);
-            if (seen.add(message.idempotencyKey())) {
+            if (message.idempotencyKey() == null || seen.add(message.idempotencyKey())) {
                 candidates.add(new Candidate(i, message));
             } else {
                 results[i] = new ProduceResult(0, true);

@@ -5,11 +5,13 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.sqlstreams.Code;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
+import io.sqlstreams.engine.codec.IdempotencyKeys;
 import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.query.ProduceQueries.MissingPartitionException;
 import io.sqlstreams.engine.sql.AfterCommit;
@@ -17,7 +19,8 @@ import io.sqlstreams.engine.sql.DatabaseFailures;
 
 /**
  * Writes prepared messages, in a transaction of its own or inside the caller's, healing a missing partition
- * (at most the client's maxRetries + 1 times, then SQL0056) and keeping partitions ahead afterwards.
+ * (at most the client's maxRetries + 1 times, then SQL0056) and keeping partitions ahead afterwards. Each write mints
+ * one batch key for its messages without a key of their own, before its first attempt: every attempt claims the same.
  */
 final class ProduceWriter {
     private final Engine engine;
@@ -39,12 +42,15 @@ final class ProduceWriter {
 
     /**
      * One transaction for all of {@code messages}: the produce statement alone, in auto-commit mode, which
-     * is one round trip. The whole batch is retried on a transient failure. Once committed, it is announced.
+     * is one round trip. The whole batch is retried on a transient failure, with the same batch key: after a lost
+     * commit acknowledgement the retry finds it claimed and answers those messages as duplicates, writing nothing
+     * twice. Once committed, it is announced.
      */
     List<ProduceResult> inOwnTransaction(List<PreparedMessage> messages) {
+        UUID batchKey = IdempotencyKeys.mintV7();
         List<ProduceResult> results = healing(() -> partitions.heal(messages.size()),
                 () -> engine.database().autoCommit("producing to stream \"" + streamName + "\"",
-                        connection -> statement.execute(connection, streamName, messages, attemptTimeout)));
+                        connection -> statement.execute(connection, streamName, messages, batchKey, attemptTimeout)));
         afterWrite(results);
         announceCommit();
         return results;
@@ -60,6 +66,7 @@ final class ProduceWriter {
      * only this produce. Not retried otherwise: the caller owns the transaction.
      */
     List<ProduceResult> inCallerTransaction(Connection connection, List<PreparedMessage> messages) {
+        UUID batchKey = IdempotencyKeys.mintV7();
         List<ProduceResult> results = healing(() -> partitions.healInside(connection, messages.size()),
                 () -> {
             try {
@@ -69,7 +76,8 @@ final class ProduceWriter {
                 }
                 Savepoint savepoint = connection.setSavepoint();
                 try {
-                    List<ProduceResult> written = statement.execute(connection, streamName, messages, null);
+                    List<ProduceResult> written = statement.execute(connection, streamName, messages, batchKey,
+                            null);
                     connection.releaseSavepoint(savepoint);
                     return written;
                 } catch (SQLException | RuntimeException failure) {
@@ -97,7 +105,7 @@ final class ProduceWriter {
     List<ProduceResult> inManagedTransaction(Connection connection, List<PreparedMessage> messages) {
         List<ProduceResult> results;
         try {
-            results = statement.execute(connection, streamName, messages, null);
+            results = statement.execute(connection, streamName, messages, IdempotencyKeys.mintV7(), null);
         } catch (SQLException failure) {
             throw translate(failure);
         } catch (MissingPartitionException failure) {

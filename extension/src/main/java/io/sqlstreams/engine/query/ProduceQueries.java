@@ -20,9 +20,10 @@ import io.sqlstreams.engine.sql.Statement;
 import io.sqlstreams.engine.sql.TransientFailures;
 
 /**
- * The produce statement of one stream: in one round trip it claims every row's idempotency key, inserts the
- * messages whose claim was new into the log, and moves the compaction heads of their keys ({@code produce.sql}
- * says in which order and why). Rendered once per stream; prepared once per batch.
+ * The produce statement of one stream: in one round trip it claims the batch's key (for the rows without a key of
+ * their own) and every row's own idempotency key, inserts the messages whose claim was new into the log, and moves
+ * the compaction heads of their keys ({@code produce.sql} says in which order and why). Rendered once per stream;
+ * prepared once per batch.
  */
 public final class ProduceQueries {
     private static final String NO_PARTITION = "23514";
@@ -36,6 +37,7 @@ public final class ProduceQueries {
 
     /** One message as the produce statement writes it. */
     public interface MessageRow {
+        /** The caller's idempotency key, or null for none: the row is then covered by the batch's key. */
         UUID idempotencyKey();
 
         int schemaVersion();
@@ -68,21 +70,25 @@ public final class ProduceQueries {
     }
 
     /**
-     * Writes {@code rows}, whose idempotency keys are distinct, in their order. The result has one entry per row,
-     * in row order: the new message's id, or a duplicate when the row's key was claimed before. SQL0005 when the
-     * stream's table family is gone; {@link MissingPartitionException} when the log needs a partition first.
+     * Writes {@code rows}, whose own idempotency keys are distinct, in their order. The rows without a key of
+     * their own share one claim of {@code batchKey}, claimed only when there is such a row: a retry of the same rows
+     * with the same batch key after a lost commit acknowledgement finds it claimed and writes none of them again. The
+     * result has one entry per row, in row order: the new message's id, or a duplicate when the row's key (or,
+     * without one, the batch key) was claimed before. SQL0005 when the stream's table family is gone;
+     * {@link MissingPartitionException} when the log needs a partition first.
      *
      * @param streamName how a failure names the stream
+     * @param batchKey   the key the rows without one share; distinct from every caller's key
      * @param timeout    bound on the statement, or null for none
      */
     public List<ProduceResult> produce(Connection connection, String streamName, List<? extends MessageRow> rows,
-                                       Duration timeout) throws SQLException {
+                                       UUID batchKey, Duration timeout) throws SQLException {
         Written written;
         try (BoundStatement statement = BoundStatement.prepare(connection, produce)) {
             if (timeout != null) {
                 statement.timeout(timeout);
             }
-            bind(statement, rows);
+            bind(statement, rows, batchKey);
             written = statement.querySingle(row -> new Written(
                     new HashSet<>(Arrays.asList((String[]) row.getArray("claimed_keys").getArray())),
                     (Long[]) row.getArray("inserted_ids").getArray()));
@@ -96,11 +102,13 @@ public final class ProduceQueries {
             }
             throw failure;
         }
-        return written.resultsFor(rows);
+        return written.resultsFor(rows, batchKey);
     }
 
-    private static void bind(BoundStatement statement, List<? extends MessageRow> rows) throws SQLException {
+    private static void bind(BoundStatement statement, List<? extends MessageRow> rows, UUID batchKey)
+            throws SQLException {
         int n = rows.size();
+        boolean keyless = false;
         UUID[] keys = new UUID[n];
         Integer[] versions = new Integer[n];
         String[] routingKeys = new String[n];
@@ -112,6 +120,7 @@ public final class ProduceQueries {
         for (int i = 0; i < n; i++) {
             MessageRow row = rows.get(i);
             keys[i] = row.idempotencyKey();
+            keyless |= keys[i] == null;
             versions[i] = row.schemaVersion();
             routingKeys[i] = row.routingKey();
             messageKeys[i] = row.messageKey();
@@ -120,7 +129,8 @@ public final class ProduceQueries {
             options.add(row.optionsJson() == null ? "null" : row.optionsJson());
             headers.add(row.headersJson() == null ? "null" : row.headersJson());
         }
-        statement.bindArray("idempotency_keys", "uuid", keys)
+        statement.bind("batch_key", keyless ? batchKey : null)
+                .bindArray("idempotency_keys", "uuid", keys)
                 .bindArray("schema_versions", "int4", versions)
                 .bindArray("routing_keys", "text", routingKeys)
                 .bindArray("message_keys", "text", messageKeys)
@@ -132,18 +142,23 @@ public final class ProduceQueries {
 
     /** The statement's row: the keys it claimed (as text) and the ids it inserted, ascending. */
     private record Written(Set<String> claimedKeys, Long[] insertedIds) {
-        /** The inserts went in row order, so the ascending ids belong to the claimed rows in that order. */
-        List<ProduceResult> resultsFor(List<? extends MessageRow> rows) {
-            if (claimedKeys.size() != insertedIds.length) {
-                throw new IllegalStateException("produce claimed " + claimedKeys.size() + " keys but inserted "
+        /** The inserts went in row order, so the ascending ids belong to the rows whose claim was new, in order. */
+        List<ProduceResult> resultsFor(List<? extends MessageRow> rows, UUID batchKey) {
+            boolean[] inserted = new boolean[rows.size()];
+            int count = 0;
+            for (int i = 0; i < rows.size(); i++) {
+                UUID key = rows.get(i).idempotencyKey();
+                inserted[i] = claimedKeys.contains((key == null ? batchKey : key).toString());
+                count += inserted[i] ? 1 : 0;
+            }
+            if (count != insertedIds.length) {
+                throw new IllegalStateException("produce claimed keys for " + count + " messages but inserted "
                         + insertedIds.length);
             }
             List<ProduceResult> results = new ArrayList<>(rows.size());
             int next = 0;
-            for (MessageRow row : rows) {
-                results.add(claimedKeys.contains(row.idempotencyKey().toString())
-                        ? new ProduceResult(insertedIds[next++], false)
-                        : new ProduceResult(0, true));
+            for (boolean written : inserted) {
+                results.add(written ? new ProduceResult(insertedIds[next++], false) : new ProduceResult(0, true));
             }
             return results;
         }

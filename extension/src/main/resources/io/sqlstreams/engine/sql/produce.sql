@@ -1,8 +1,11 @@
--- Producing. One statement claims every idempotency key first (which gives the transaction its xid before
--- any message id is drawn from the sequence: the consumers' snapshot fence relies on that order), inserts
--- the messages whose claim was new in argument order, and moves each compacted key's head to the
--- greatest (schema_version, compaction_rank, id), taking head rows in key order. Payloads, options
--- and headers travel as one JSON array each (parsed once, no array-literal escaping); JSON null stands for none.
+-- Producing. One statement claims its idempotency keys first (which gives the transaction its xid before
+-- any message id is drawn from the sequence: the consumers' snapshot fence relies on that order): the batch's
+-- own key, when some message came without a caller's key, then each caller's key in argument order. It inserts
+-- the messages whose claim was new (a message without a caller's key rides on the batch key's claim, so a batch
+-- retried after a lost commit acknowledgement writes nothing twice) in argument order, and moves each compacted
+-- key's head to the greatest (schema_version, compaction_rank, id), taking head rows in key order. Payloads,
+-- options and headers travel as one JSON array each (parsed once, no array-literal escaping); JSON null stands
+-- for none.
 
 -- name: produce
 WITH input AS (
@@ -15,9 +18,17 @@ WITH input AS (
     JOIN jsonb_array_elements(:options::jsonb) WITH ORDINALITY AS options (value, ordinal) USING (ordinal)
     JOIN jsonb_array_elements(:headers::jsonb) WITH ORDINALITY AS headers (value, ordinal) USING (ordinal)
 ),
+batch AS (
+    SELECT :batch_key::uuid AS idempotency_key
+),
 claimed AS (
     INSERT INTO {schema}.idempotency_key_{id} (idempotency_key)
-    SELECT idempotency_key FROM input ORDER BY ordinal
+    SELECT claim.idempotency_key
+    FROM (SELECT idempotency_key, 0::bigint AS ordinal FROM batch
+          UNION ALL
+          SELECT idempotency_key, ordinal FROM input) claim
+    WHERE claim.idempotency_key IS NOT NULL
+    ORDER BY claim.ordinal
     ON CONFLICT DO NOTHING
     RETURNING idempotency_key
 ),
@@ -27,7 +38,7 @@ inserted AS (
     SELECT item.schema_version, item.routing_key, item.message_key, item.compaction_rank, item.payload,
            item.options, item.headers
     FROM input item
-    WHERE item.idempotency_key IN (SELECT idempotency_key FROM claimed)
+    WHERE coalesce(item.idempotency_key, (SELECT idempotency_key FROM batch)) IN (SELECT idempotency_key FROM claimed)
     ORDER BY item.ordinal
     RETURNING id, schema_version, message_key, compaction_rank
 ),

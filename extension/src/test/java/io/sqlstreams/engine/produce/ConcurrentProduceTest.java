@@ -212,7 +212,8 @@ class ConcurrentProduceTest extends ProduceTestBase {
         assertThat(acks.values()).doesNotHaveDuplicates();
         Map<String, List<Long>> logged = loggedMarkers(stream);
         assertThat(messages(database, stream.id())).as("rows == acks").isEqualTo(acks.size());
-        assertThat(claims(database, stream.id())).isEqualTo(acks.size());
+        assertThat(claims(database, stream.id())).as("one claim per committed batch").isPositive()
+                .isLessThanOrEqualTo(acks.size());
         List<String> mismatched = new ArrayList<>();
         acks.forEach((marker, id) -> {
             if (!List.of(id).equals(logged.get(marker))) {

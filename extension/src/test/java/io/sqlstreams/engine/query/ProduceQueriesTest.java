@@ -65,7 +65,8 @@ class ProduceQueriesTest extends EngineTestBase {
 
         List<ProduceResult> results;
         try (Connection connection = database.dataSource().getConnection()) {
-            results = queries.produce(connection, stream.name(), List.of(first, claimedBefore, last), null);
+            results = queries.produce(connection, stream.name(), List.of(first, claimedBefore, last),
+                    UUID.randomUUID(), null);
         }
 
         assertThat(results).extracting(ProduceResult::duplicate).containsExactly(false, true, false);
@@ -82,7 +83,8 @@ class ProduceQueriesTest extends EngineTestBase {
         plain.count("SELECT setval('{s}.message_log_" + stream.id() + "_id_seq', 40)");
         try (Connection connection = database.dataSource().getConnection()) {
             ProduceQueries.MissingPartitionException missing = catchThrowableOfType(
-                    () -> queries.produce(connection, stream.name(), List.of(Row.compacted("k", 1)), null),
+                    () -> queries.produce(connection, stream.name(), List.of(Row.compacted("k", 1)), UUID.randomUUID(),
+                            null),
                     ProduceQueries.MissingPartitionException.class);
 
             assertThat(missing).hasMessageContaining("\"" + stream.name() + "\"")
@@ -101,7 +103,8 @@ class ProduceQueriesTest extends EngineTestBase {
                 return null;
             });
             SqlStreamsException gone = catchThrowableOfType(
-                    () -> queries.produce(connection, stream.name(), List.of(Row.compacted("k", 1)), null),
+                    () -> queries.produce(connection, stream.name(), List.of(Row.compacted("k", 1)), UUID.randomUUID(),
+                            null),
                     SqlStreamsException.class);
 
             assertThat(gone.code()).isEqualTo(Code.SQL0005);
