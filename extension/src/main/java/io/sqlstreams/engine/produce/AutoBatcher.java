@@ -3,16 +3,17 @@ package io.sqlstreams.engine.produce;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
 
 import io.sqlstreams.BatcherConfig;
 import io.sqlstreams.Code;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.SqlStreamsException;
 import io.sqlstreams.engine.EngineThreads;
+import io.sqlstreams.engine.codec.IdempotencyKeys;
 
 /**
  * Groups concurrent produce calls into shared transactions. Commit-driven, with no linger timer: while no batch
@@ -32,6 +33,15 @@ import io.sqlstreams.engine.EngineThreads;
  * worker can start again.
  */
 final class AutoBatcher implements AutoCloseable {
+
+    /** Where the batches go. */
+    interface Writes {
+        /** Writes one batch in a transaction of its own; its messages without a caller's key share {@code batchKey}. */
+        List<ProduceResult> write(List<PreparedMessage> messages, UUID batchKey);
+
+        /** After a batch failed for good: true when none of its attempts committed, and none can any more. */
+        boolean claimUnwritten(UUID batchKey);
+    }
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition mayStart = lock.newCondition();
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
@@ -39,14 +49,14 @@ final class AutoBatcher implements AutoCloseable {
     private final int workerCount;
     private final String streamName;
     private final EngineThreads threads;
-    private final Function<List<PreparedMessage>, List<ProduceResult>> writer;
+    private final Writes writer;
     private final List<Thread> workers = new ArrayList<>();
     private int started;
     private int committing;
     private boolean closed;
 
     AutoBatcher(String streamName, BatcherConfig config, EngineThreads threads,
-                Function<List<PreparedMessage>, List<ProduceResult>> writer) {
+                Writes writer) {
         this.streamName = streamName;
         this.maxSize = config.resolvedMaxSize();
         this.workerCount = config.resolvedConcurrencyLimit();
@@ -211,14 +221,15 @@ final class AutoBatcher implements AutoCloseable {
         for (Request request : batch) {
             messages.add(request.message());
         }
+        UUID batchKey = IdempotencyKeys.mintV7();
         try {
-            List<ProduceResult> results = writer.apply(messages);
+            List<ProduceResult> results = writer.write(messages, batchKey);
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).result().complete(results.get(i));
             }
         } catch (SqlStreamsException failure) {
             if (batch.size() > 1 && !failure.isTransient()) {
-                batch.forEach(request -> commit(List.of(request)));
+                commitAlone(batch, batchKey, failure);
             } else {
                 batch.forEach(request -> request.result().completeExceptionally(failure));
             }
@@ -227,6 +238,30 @@ final class AutoBatcher implements AutoCloseable {
                     + streamName + "\": the batch's write failed unexpectedly (" + failure
                     + "), so its messages may or may not have been written", failure);
             batch.forEach(request -> request.result().completeExceptionally(unknown));
+        }
+    }
+
+    /**
+     * A batch that failed for good is written message by message, so that only a bad message's caller fails; unless
+     * an attempt of it committed after all (its acknowledgement lost before the failure), which its batch key tells:
+     * then every message of it is on the log, and each is answered as a retry after a lost acknowledgement is.
+     */
+    private void commitAlone(List<Request> batch, UUID batchKey, SqlStreamsException failure) {
+        boolean unwritten;
+        try {
+            unwritten = writer.claimUnwritten(batchKey);
+        } catch (RuntimeException unsettled) {
+            SqlStreamsException unknown = new SqlStreamsException(Code.SQL0019, "producing to stream \""
+                    + streamName + "\": the batch failed (" + failure.getMessage() + ") and whether an earlier attempt"
+                    + " of it committed could not be read (" + unsettled.getMessage() + "), so its messages may or"
+                    + " may not have been written", failure);
+            batch.forEach(request -> request.result().completeExceptionally(unknown));
+            return;
+        }
+        if (unwritten) {
+            batch.forEach(request -> commit(List.of(request)));
+        } else {
+            batch.forEach(request -> request.result().complete(new ProduceResult(0, true)));
         }
     }
 

@@ -46,7 +46,7 @@ public final class EngineProducer<T> implements HostedClient.HostedProducer<T> {
                 new ProduceStatement(engine.sql(), stream.id()), partitions,
                 config.resolvedBatch().resolvedAttemptTimeout());
         this.batcher = new AutoBatcher(stream.name(), config.resolvedBatch(), engine.environment().threads(),
-                writer::inOwnTransaction);
+                writer);
     }
 
     @Override

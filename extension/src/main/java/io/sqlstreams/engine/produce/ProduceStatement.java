@@ -54,6 +54,11 @@ final class ProduceStatement {
         return List.of(results);
     }
 
+    /** {@link ProduceQueries#claimBatchKey}. */
+    boolean claimBatchKey(Connection connection, UUID batchKey) throws SQLException {
+        return queries.claimBatchKey(connection, batchKey);
+    }
+
     /** Every message without a key, and the first of each key; later ones in the same list are duplicates of it. */
     private static List<Candidate> firstOfEachKey(List<PreparedMessage> messages, ProduceResult[] results) {
         Set<UUID> seen = new HashSet<>();

@@ -22,7 +22,7 @@ import io.sqlstreams.engine.sql.DatabaseFailures;
  * (at most the client's maxRetries + 1 times, then SQL0056) and keeping partitions ahead afterwards. Each write mints
  * one batch key for its messages without a key of their own, before its first attempt: every attempt claims the same.
  */
-final class ProduceWriter {
+final class ProduceWriter implements AutoBatcher.Writes {
     private final Engine engine;
     private final long streamId;
     private final String streamName;
@@ -47,13 +47,24 @@ final class ProduceWriter {
      * twice. Once committed, it is announced.
      */
     List<ProduceResult> inOwnTransaction(List<PreparedMessage> messages) {
-        UUID batchKey = IdempotencyKeys.mintV7();
+        return write(messages, IdempotencyKeys.mintV7());
+    }
+
+    /** {@link #inOwnTransaction} under the batch key its caller minted. */
+    @Override
+    public List<ProduceResult> write(List<PreparedMessage> messages, UUID batchKey) {
         List<ProduceResult> results = healing(() -> partitions.heal(messages.size()),
                 () -> engine.database().autoCommit("producing to stream \"" + streamName + "\"",
                         connection -> statement.execute(connection, streamName, messages, batchKey, attemptTimeout)));
         afterWrite(results);
         announceCommit();
         return results;
+    }
+
+    @Override
+    public boolean claimUnwritten(UUID batchKey) {
+        return engine.database().autoCommit("settling a failed batch of stream \"" + streamName + "\"",
+                connection -> statement.claimBatchKey(connection, batchKey));
     }
 
     /** Wakes the stream's idle sessions, in every process: messages of it committed. */

@@ -30,9 +30,21 @@ public final class ProduceQueries {
     private static final String UNDEFINED_TABLE = "42P01";
 
     private final Statement produce;
+    private final Statement claimBatchKey;
 
     public ProduceQueries(Sql sql, long streamId) {
         this.produce = sql.streamStatement("produce", streamId);
+        this.claimBatchKey = sql.streamStatement("claim_batch_key", streamId);
+    }
+
+    /**
+     * Claims the batch key of a batch that failed for good: true when the claim is new, so none of the batch's
+     * attempts committed and none can any more; false when one did (its acknowledgement was lost).
+     */
+    public boolean claimBatchKey(Connection connection, UUID batchKey) throws SQLException {
+        try (BoundStatement statement = BoundStatement.prepare(connection, claimBatchKey)) {
+            return statement.bind("batch_key", batchKey).update() == 1;
+        }
     }
 
     /** One message as the produce statement writes it. */

@@ -59,3 +59,10 @@ heads AS (
 SELECT (SELECT coalesce(array_agg(idempotency_key::text), '{}') FROM claimed) AS claimed_keys,
        (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM inserted) AS inserted_ids,
        (SELECT count(*) FROM heads) AS heads_moved
+
+-- A batch failed for good after an attempt whose commit acknowledgement may have been lost: claiming its batch key
+-- answers whether that attempt committed (the key is taken) or not (the claim is new, and now no late attempt can).
+-- name: claim_batch_key
+INSERT INTO {schema}.idempotency_key_{id} (idempotency_key)
+VALUES (:batch_key::uuid)
+ON CONFLICT DO NOTHING

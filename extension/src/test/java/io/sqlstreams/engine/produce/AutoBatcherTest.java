@@ -18,7 +18,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -136,6 +135,26 @@ class AutoBatcherTest {
         assertThat(failureOf(results.get(1))).isSameAs(invalid);
         assertThat(results.get(2).get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(new ProduceResult(4, false));
         assertThat(writer.batches).containsExactly(List.of(1), List.of(2, 3, 4), List.of(2), List.of(3), List.of(4));
+        assertThat(writer.settled).as("the failed batch's key claimed before the retries alone").hasSize(1);
+    }
+
+    /**
+     * A batch whose permanent failure came after an attempt of it committed (a lost acknowledgement, then a retry
+     * that failed for good) is not written again message by message: its batch key says it is on the log, and each
+     * caller is answered as after a lost acknowledgement.
+     */
+    @Test
+    void aBatchThatCommittedBeforeItsPermanentFailureIsNotWrittenAgain() throws Exception {
+        writer.failures.put(3, new SqlStreamsException(Code.SQL0097, "the retry failed for good"));
+        writer.committedBeforeFailing = true;
+        AutoBatcher batcher = batcher(10, 1);
+        List<CompletableFuture<ProduceResult>> results = submitBehindABlockedBatch(batcher);
+
+        for (CompletableFuture<ProduceResult> result : results) {
+            assertThat(result.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isEqualTo(new ProduceResult(0, true));
+        }
+        assertThat(writer.batches).as("not retried alone").containsExactly(List.of(1), List.of(2, 3, 4));
+        assertThat(writer.settled).hasSize(1);
     }
 
     /** A coded failure reaches the callers as it is; any other may have come after the commit: SQL0019. */
@@ -338,8 +357,11 @@ class AutoBatcherTest {
      * Writes message n (its routing key) as id n, recording each call's messages and thread; a call holding a held message
      * waits for its release, and a call holding a failing message throws that message's failure.
      */
-    private static final class ScriptedWriter implements Function<List<PreparedMessage>, List<ProduceResult>> {
+    private static final class ScriptedWriter implements AutoBatcher.Writes {
         final List<List<Integer>> batches = new CopyOnWriteArrayList<>();
+        /** the batch keys asked about after a permanent failure; whether such a batch had committed after all */
+        final List<UUID> settled = new CopyOnWriteArrayList<>();
+        volatile boolean committedBeforeFailing;
         final Map<Integer, Throwable> failures = new ConcurrentHashMap<>();
         /** the worker thread that wrote each message */
         final Map<Integer, Thread> writers = new ConcurrentHashMap<>();
@@ -356,7 +378,13 @@ class AutoBatcherTest {
         }
 
         @Override
-        public List<ProduceResult> apply(List<PreparedMessage> messages) {
+        public boolean claimUnwritten(UUID batchKey) {
+            settled.add(batchKey);
+            return !committedBeforeFailing;
+        }
+
+        @Override
+        public List<ProduceResult> write(List<PreparedMessage> messages, UUID batchKey) {
             List<Integer> numbers = messages.stream().map(message -> Integer.valueOf(message.routingKey())).toList();
             batches.add(numbers);
             numbers.forEach(n -> writers.putIfAbsent(n, Thread.currentThread()));

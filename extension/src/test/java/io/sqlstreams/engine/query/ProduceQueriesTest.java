@@ -36,6 +36,10 @@ class ProduceQueriesTest extends EngineTestBase {
     private record Row(UUID idempotencyKey, int schemaVersion, String routingKey, String messageKey,
                        Long compactionRank, String payloadJson, String optionsJson, String headersJson)
             implements ProduceQueries.MessageRow {
+        static Row keyless(String text) {
+            return new Row(null, 1, null, null, null, "{\"text\": \"" + text + "\"}", null, null);
+        }
+
         static Row compacted(String key, long rank) {
             return new Row(UUID.randomUUID(), 1, null, key, rank, "{\"text\": \"" + key + rank + "\"}", null,
                     null);
@@ -76,6 +80,28 @@ class ProduceQueriesTest extends EngineTestBase {
         assertThat(plain.count("SELECT message_id FROM {s}.compaction_head_" + stream.id()
                 + " WHERE compaction_key = 'k'")).as("the head is at the greatest rank")
                 .isEqualTo(results.get(2).id());
+    }
+
+    /**
+     * Settling a batch that failed for good: its batch key, taken by a committed attempt, answers "written"; a free
+     * one is taken by the claim, which answers "unwritten", and then no late attempt of the batch writes anything.
+     */
+    @Test
+    void claimingABatchKeyTellsWhetherTheBatchCommittedAndFencesOffALateAttempt() throws SQLException {
+        UUID committed = UUID.randomUUID();
+        UUID failed = UUID.randomUUID();
+        try (Connection connection = database.dataSource().getConnection()) {
+            List<ProduceResult> written = queries.produce(connection, stream.name(),
+                    List.of(Row.keyless("a"), Row.keyless("b")), committed, null);
+            assertThat(written).extracting(ProduceResult::duplicate).containsExactly(false, false);
+
+            assertThat(queries.claimBatchKey(connection, committed)).as("the committed batch's key").isFalse();
+            assertThat(queries.claimBatchKey(connection, failed)).as("a key no attempt committed").isTrue();
+            assertThat(queries.produce(connection, stream.name(), List.of(Row.keyless("late")), failed, null))
+                    .as("an attempt arriving after the claim").containsExactly(new ProduceResult(0, true));
+        }
+        assertThat(plain.rows("SELECT payload ->> 'text' FROM {s}.message_log_" + stream.id() + " ORDER BY id"))
+                .containsExactly(List.of("a"), List.of("b"));
     }
 
     @Test
