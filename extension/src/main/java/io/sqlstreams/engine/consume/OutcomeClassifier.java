@@ -1,7 +1,5 @@
 package io.sqlstreams.engine.consume;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 
 import io.sqlstreams.Code;
@@ -16,6 +14,7 @@ import io.sqlstreams.engine.CauseChain;
  */
 final class OutcomeClassifier {
     private static final int MAX_ERROR_LENGTH = 8000;
+    private static final int FRAMES_PER_CAUSE = 12;
 
     private OutcomeClassifier() {
     }
@@ -39,14 +38,26 @@ final class OutcomeClassifier {
         return new DeliveryOutcome.Retry(describe(thrown));
     }
 
-    /** The error text stored on an exception row: the exception with its stack, bounded in length. */
+    /**
+     * The error text stored on an exception row: the exception and each of its causes with the top of its stack, so
+     * that a cause is still there under a deep stack (a server's interceptors, a test runner), bounded in length.
+     */
     static String describe(Throwable thrown) {
         if (thrown instanceof SqlStreamsException && thrown.getCause() == null) {
             return thrown.getMessage();
         }
-        StringWriter text = new StringWriter();
-        thrown.printStackTrace(new PrintWriter(text));
-        String full = text.toString().strip();
-        return full.length() <= MAX_ERROR_LENGTH ? full : full.substring(0, MAX_ERROR_LENGTH) + " …";
+        StringBuilder text = new StringBuilder();
+        for (Throwable each : CauseChain.of(thrown)) {
+            text.append(each == thrown ? "" : "\nCaused by: ").append(each);
+            StackTraceElement[] frames = each.getStackTrace();
+            int shown = Math.min(frames.length, FRAMES_PER_CAUSE);
+            for (int i = 0; i < shown; i++) {
+                text.append("\n\tat ").append(frames[i]);
+            }
+            if (frames.length > shown) {
+                text.append("\n\t... ").append(frames.length - shown).append(" more");
+            }
+        }
+        return text.length() <= MAX_ERROR_LENGTH ? text.toString() : text.substring(0, MAX_ERROR_LENGTH) + " …";
     }
 }

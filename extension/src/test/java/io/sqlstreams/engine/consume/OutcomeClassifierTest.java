@@ -70,6 +70,27 @@ class OutcomeClassifierTest {
                 .contains("Caused by: java.lang.NumberFormatException: x1"));
     }
 
+    /** A handler failing under a deep stack (a server's interceptors) still has its cause in the stored error. */
+    @Test
+    void theCauseOfAFailureUnderADeepStackIsInItsError() {
+        RuntimeException deep = thrownAtDepth(600, new IllegalStateException("inventory unavailable"));
+
+        DeliveryOutcome outcome = OutcomeClassifier.classify(deep);
+
+        assertThat(outcome).isInstanceOfSatisfying(DeliveryOutcome.Retry.class, retry -> assertThat(retry.error())
+                .startsWith("java.lang.RuntimeException: wrapped")
+                .contains("Caused by: java.lang.IllegalStateException: inventory unavailable")
+                .containsPattern("\\.\\.\\. [0-9]+ more")
+                .hasSizeLessThan(8000));
+    }
+
+    private static RuntimeException thrownAtDepth(int depth, Throwable cause) {
+        if (depth > 0) {
+            return thrownAtDepth(depth - 1, cause);
+        }
+        return new RuntimeException("wrapped", cause);
+    }
+
     @Test
     void aTerminalOutcomeWrappedByTheHandlerIsDeadWithTheTerminalAsTheError() {
         Outcome.Terminal terminal = Outcome.terminal("poison");
