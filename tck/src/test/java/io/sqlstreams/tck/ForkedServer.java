@@ -46,6 +46,7 @@ public abstract class ForkedServer implements AutoCloseable {
         archive.as(ZipExporter.class).exportTo(application.toFile(), true);
         process = command(application).redirectErrorStream(true)
                 .redirectOutput(Redirect.appendTo(consoleLog().toFile())).start();
+        ThreadDumps.register(getClass().getSimpleName() + " running " + archive.getName(), process.toHandle());
         await().atMost(START_TIMEOUT).until(() -> !process.isAlive() || ready());
         if (!process.isAlive()) {
             throw new IllegalStateException("the server exited with " + process.exitValue() + " while starting; see "
@@ -58,6 +59,7 @@ public abstract class ForkedServer implements AutoCloseable {
         List<ProcessHandle> tree = processTree();
         tree.forEach(ProcessHandle::destroyForcibly);
         tree.forEach(member -> member.onExit().join());
+        ThreadDumps.forget(process.toHandle());
     }
 
     /** Stops the server as an operator does (SIGTERM, so it drains), and takes the application away. */
@@ -68,12 +70,17 @@ public abstract class ForkedServer implements AutoCloseable {
             tree.forEach(ProcessHandle::destroy);
             try {
                 if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                    ThreadDumps.print("the server did not exit within " + STOP_TIMEOUT + " of SIGTERM; killing it",
+                            process.pid(), getClass().getSimpleName());
                     kill();
                 }
             } catch (InterruptedException e) {
                 kill();
                 Thread.currentThread().interrupt();
             }
+        }
+        if (process != null) {
+            ThreadDumps.forget(process.toHandle());
         }
         if (application != null) {
             Files.deleteIfExists(application);

@@ -24,6 +24,10 @@ public abstract class ServerScenario {
     /** The longest any expectation waits: a deployment's sessions start, messages travel, health follows. */
     public static final Duration WAIT = Duration.ofSeconds(60);
 
+    static {
+        ThreadDumps.onAwaitTimeout();
+    }
+
     /** A client of the server's PostgreSQL working in {@code schema}, as an application outside the server. */
     protected static SqlStreams client(String schema) {
         return SqlStreams.create(server().database(), ClientConfig.builder().schema(schema).build());

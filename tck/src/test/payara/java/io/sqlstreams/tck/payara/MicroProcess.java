@@ -2,6 +2,8 @@ package io.sqlstreams.tck.payara;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +15,7 @@ import org.jboss.shrinkwrap.api.Archive;
 
 import fish.payara.arquillian.container.payara.managed.PayaraMicroContainerConfiguration;
 import fish.payara.arquillian.container.payara.managed.PayaraMicroDeployableContainer;
+import io.sqlstreams.tck.ThreadDumps;
 
 /** The Payara Micro process that runs one deployment, and the adapter that started it. */
 final class MicroProcess {
@@ -54,6 +57,7 @@ final class MicroProcess {
         if (process == null) {
             throw new DeploymentException("Payara Micro did not start for " + archive.getName());
         }
+        ThreadDumps.register("Payara Micro running " + archive.getName(), process.toHandle());
         MicroProcess started = new MicroProcess(archive, adapter, process, metaData, httpPort);
         if (metaData == null || !started.runsTheApplication()) {
             started.stop();
@@ -95,27 +99,25 @@ final class MicroProcess {
             throw new DeploymentException("interrupted while Payara Micro running " + archive.getName() + " stopped",
                     e);
         } finally {
+            ThreadDumps.forget(process.toHandle());
             closeOutput(process);
         }
     }
 
     /**
-     * The hung process's thread dump ({@code jcmd <pid> Thread.print} of the running JDK), written beside its log so
-     * that a Micro that does not exit can be diagnosed after the kill; answers where it went, or why it could not.
+     * The hung process's thread dump, printed into the test output and written beside its log, so that a Micro that
+     * does not exit can be diagnosed after the kill; answers where it went.
      */
-    private String dumpThreads() throws InterruptedException {
+    private String dumpThreads() {
         Path dump = PayaraMicro.logOf(deploymentOf(archive)).resolveSibling(deploymentOf(archive) + ".threads.txt");
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        String threads = ThreadDumps.print("Payara Micro running " + archive.getName() + " did not exit within "
+                + STOP_TIMEOUT, process.pid(), "Payara Micro running " + archive.getName());
         try {
-            Process printing = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "Thread.print")
-                    .redirectErrorStream(true).redirectOutput(dump.toFile()).start();
-            if (!printing.waitFor(30, TimeUnit.SECONDS)) {
-                printing.destroyForcibly();
-            }
+            Files.writeString(dump, threads, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            return "none, jcmd failed: " + e.getMessage();
+            return "printed above; not written to " + dump + ": " + e.getMessage();
         }
-        return dump.toString();
+        return "printed above and in " + dump;
     }
 
     /** Whether Micro reported a servlet of the application in its deployment summary. */
