@@ -63,6 +63,8 @@ public final class OutgoingChannel implements Subscriber<Message<?>>, AutoClosea
         } catch (RejectedExecutionException closed) {
             message.nack(new SqlStreamsException(Code.SQL0156, this + " is closed (its application is stopping);"
                     + " the message was not produced"));
+            // the next message the sender has buffered is nacked too, rather than left without an answer
+            subscription.request(1);
         }
     }
 

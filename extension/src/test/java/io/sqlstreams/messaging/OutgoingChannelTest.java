@@ -122,6 +122,7 @@ class OutgoingChannelTest {
             producing.shutdown();
             channel.onNext(nackedInto(causes));
         }
+        assertThat(requested).as("the next is requested, to be nacked in turn, not left unanswered").hasValue(2);
         assertThat(causes).singleElement().isInstanceOfSatisfying(SqlStreamsException.class,
                 failure -> assertThat(failure.getMessage()).startsWith("SQL0156 outgoing channel placed to stream"
                         + " orders.outgoing is closed"));

@@ -7,12 +7,20 @@ import static org.awaitility.Awaitility.await;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.jboss.arquillian.container.test.api.Deployer;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -25,7 +33,9 @@ import io.sqlstreams.ConsumerHandle;
 import io.sqlstreams.ConsumerInspection;
 import io.sqlstreams.DeadLetterFilter;
 import io.sqlstreams.PageRequest;
+import io.sqlstreams.ProduceItem;
 import io.sqlstreams.Producer;
+import io.sqlstreams.SqlStreams;
 import io.sqlstreams.StreamHandle;
 import io.sqlstreams.tck.deployment.Journal;
 import io.sqlstreams.tck.deployment.Payment;
@@ -39,7 +49,8 @@ import io.sqlstreams.tck.deployment.reactive.ReceiptJournal;
  * retries after the configured backoff, a terminal nack dead-letters; ordered keys stay in order across two
  * deployments of the channel's group; what the method sends through an {@code Emitter} on an outgoing channel
  * arrives, with its message key, on that channel's stream, which the channel registered, and reaches a
- * {@code @ConsumerGroup} observer of it. Bad channel configuration
+ * {@code @ConsumerGroup} observer of it, and a receipt in hand at the undeploy is written or nacked, never dropped. Bad
+ * channel configuration
  * fails the deployment with every problem in one SQL0108.
  */
 public abstract class ReactiveMessagingScenario extends TckScenario {
@@ -52,6 +63,12 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
     private static final List<String> KEYED = List.of("reactive-keyed-a", "reactive-keyed-b");
     private static final String BAD = "reactive-bad-configuration";
     private static final int MESSAGES = 100;
+    private static final String UNDEPLOYING = "reactive-undeploying";
+    private static final String UNDEPLOYING_STREAM = "payments.undeploying";
+    private static final String UNDEPLOYED = "undeployed";
+    private static final int IN_HAND_MESSAGES = 2000;
+    /** How long a receipt's produce waits at the undeploy: within the connector's produce drain of 10 s. */
+    private static final Duration RECEIPTS_HELD = Duration.ofSeconds(7);
     private static final Duration BACKOFF = Duration.ofSeconds(2);
 
     @ArquillianResource
@@ -68,6 +85,20 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
                 CHANNEL + "message.timeout", "15s",
                 CHANNEL + "message.retry.max-retries", "3",
                 CHANNEL + "exception-initial-backoff", BACKOFF.toMillis() + "ms",
+                CHANNEL + "claim-poll-rate", "100ms")));
+    }
+
+    /**
+     * The application with its payments channel on a stream and group of its own, whose backlog the undeploy leaves
+     * to nobody else.
+     */
+    @Deployment(name = UNDEPLOYING, managed = false, testable = false)
+    public static WebArchive undeploying() {
+        return ApplicationArchive.journalling(UNDEPLOYING, ReactiveCharges.class.getPackage(), SCHEMA, withOtherChannels(Map.of(
+                CHANNEL + "connector", "sqlstreams",
+                CHANNEL + "stream", UNDEPLOYING_STREAM,
+                CHANNEL + "group", ReactiveCharges.GROUP,
+                CHANNEL + "payload-type", Payment.class.getName(),
                 CHANNEL + "claim-poll-rate", "100ms")));
     }
 
@@ -179,6 +210,82 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
         assertThat(receipts()).as("one receipt per order, keyed by it").allSatisfy(receipt ->
                 assertThat(receipt.order()).isEqualTo("receipt-" + receipt.key()))
                 .extracting(JournalRows.Entry::key).doesNotHaveDuplicates();
+    }
+
+    /**
+     * The undeploy comes while the outgoing channel writes a receipt, which a lock the test holds on the receipts
+     * stream keeps waiting for a few seconds: the stop lets that produce finish, so every receipt the method sent is
+     * written, or nacked to it by the closed channel (SQL0156) or refused by the emitter, and none is dropped without
+     * an answer.
+     */
+    @Test
+    void aReceiptInHandAtTheUndeployIsWrittenNotLost() throws Exception {
+        Thread releasing;
+        deployer.deploy(UNDEPLOYING);
+        try (SqlStreams client = client(SCHEMA)) {
+            try (Producer<Payment> producer = client.stream(UNDEPLOYING_STREAM, Payment.class).producer().register()) {
+                producer.produceBatch(IntStream.range(0, IN_HAND_MESSAGES)
+                        .mapToObj(n -> ProduceItem.of(new Payment(UNDEPLOYED + "-" + n))).toList());
+            }
+            await().atMost(WAIT).until(() -> charged(UNDEPLOYED).size() >= 20);
+            releasing = holdReceiptsStream(RECEIPTS_HELD);
+        } finally {
+            deployer.undeploy(UNDEPLOYING);
+        }
+        releasing.join();
+        Set<String> charged = charged(UNDEPLOYED);
+        Set<String> written = receiptKeys();
+        Map<String, String> nacked = JournalRows.read(SCHEMA).stream().map(JournalRows.Entry::order)
+                .filter(order -> order.startsWith(ReactiveCharges.NACKED_RECEIPT + UNDEPLOYED))
+                .map(order -> order.substring(ReactiveCharges.NACKED_RECEIPT.length()).split(" ", 2))
+                .collect(Collectors.toMap(parts -> parts[0], parts -> parts[1], (first, second) -> first));
+        System.out.printf("%s: %d charged before the undeploy, %d receipts written, %d nacked%n",
+                UNDEPLOYED, charged.size(), written.size(), nacked.size());
+        assertThat(charged).as("the undeploy came before the end").hasSizeLessThan(IN_HAND_MESSAGES);
+        Map<String, String> lost = new TreeMap<>();
+        for (String order : charged) {
+            String why = nacked.get(order);
+            if (!written.contains(order) && (why == null || !why.contains("SQL0156") && !why.contains("SRMSG")
+                    && !why.startsWith("refused by the emitter"))) {
+                lost.put(order, why == null ? "neither written nor nacked" : "nacked: " + why);
+            }
+        }
+        assertThat(lost).as("receipts of charged orders lost at the undeploy (%d charged, %d written, %d nacked)",
+                charged.size(), written.size(), nacked.size()).isEmpty();
+    }
+
+    /**
+     * Locks the receipts stream's log against writes until a produce waits for it, and returns the thread that
+     * releases the lock {@code held} after that.
+     */
+    private static Thread holdReceiptsStream(Duration held) throws Exception {
+        String log = SCHEMA + ".message_log_" + receiptsStreamId();
+        Connection connection = server().database().getConnection();
+        connection.setAutoCommit(false);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("LOCK TABLE " + log + " IN SHARE MODE");
+        }
+        await("a receipt's produce waits for the lock").atMost(WAIT).until(() -> waitingFor(log) > 0);
+        Thread releasing = new Thread(() -> {
+            try (connection) {
+                Thread.sleep(held.toMillis());
+                connection.rollback();
+            } catch (SQLException | InterruptedException e) {
+                throw new IllegalStateException("cannot release the lock on " + log, e);
+            }
+        }, "release-" + log);
+        releasing.start();
+        return releasing;
+    }
+
+    private static long waitingFor(String table) throws SQLException {
+        try (Connection connection = server().database().getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet count = statement.executeQuery("SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = '"
+                     + table + "'::regclass")) {
+            count.next();
+            return count.getLong(1);
+        }
     }
 
     @Test
@@ -297,6 +404,32 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
 
     private static List<JournalRows.Entry> receipts() throws SQLException {
         return JournalRows.read(SCHEMA).stream().filter(run -> run.order().startsWith("receipt-reactive-")).toList();
+    }
+
+    /** The orders of {@code prefix} the method charged. */
+    private static Set<String> charged(String prefix) throws SQLException {
+        return JournalRows.read(SCHEMA).stream().filter(run -> run.succeeded() && run.order().startsWith(prefix + "-"))
+                .map(JournalRows.Entry::order).collect(Collectors.toSet());
+    }
+
+    /** The message keys on the receipts stream: the orders whose receipt was written. */
+    private static Set<String> receiptKeys() throws SQLException {
+        try (Connection connection = server().database().getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet keys = statement.executeQuery("SELECT message_key FROM " + SCHEMA + ".message_log_"
+                     + receiptsStreamId() + " WHERE message_key IS NOT NULL")) {
+            Set<String> found = new HashSet<>();
+            while (keys.next()) {
+                found.add(keys.getString(1));
+            }
+            return found;
+        }
+    }
+
+    private static long receiptsStreamId() {
+        try (SqlStreams client = client(SCHEMA)) {
+            return client.stream(ReactiveCharges.RECEIPTS_STREAM, Payment.class).get().orElseThrow().id();
+        }
     }
 
     private static List<JournalRows.Entry> runsOf(String order) throws SQLException {

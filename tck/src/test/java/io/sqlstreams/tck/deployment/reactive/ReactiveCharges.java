@@ -2,6 +2,7 @@ package io.sqlstreams.tck.deployment.reactive;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -22,7 +23,8 @@ import jakarta.inject.Inject;
  * Charges payments arriving on a Reactive Messaging channel of the sqlstreams connector, journalling each run with
  * its interval, and sends a receipt for each charged one to an outgoing channel, keyed by its order. The order says
  * how a run ends: {@code …fail-once-…} is nacked with an exception on its first run, {@code …terminal-…} is nacked
- * with {@code Outcome.terminal}; anything else is acked.
+ * with {@code Outcome.terminal}; anything else is acked. A receipt the outgoing channel cannot write (it nacks it, or
+ * the emitter refuses it) is journalled, failed, as {@code nacked-receipt-<order> <why>}: the caller heard of it.
  */
 @ApplicationScoped
 public class ReactiveCharges {
@@ -30,6 +32,7 @@ public class ReactiveCharges {
     public static final String GROUP = "reactive-charges";
     public static final String RECEIPTS = "receipts";
     public static final String RECEIPTS_STREAM = "payments.receipts";
+    public static final String NACKED_RECEIPT = "nacked-receipt-";
     private static final long WORK_MILLIS = 2;
 
     @Inject
@@ -54,8 +57,24 @@ public class ReactiveCharges {
         if (declined) {
             return message.nack(Outcome.terminal("card declined for " + order));
         }
-        receipts.send(OutgoingMessage.of(new Payment("receipt-" + order),
-                ProduceOptions.builder().messageKey(order).build()));
+        Payment receipt = new Payment("receipt-" + order);
+        try {
+            receipts.send(OutgoingMessage.of(receipt, ProduceOptions.builder().messageKey(order).build(),
+                    Message.of(receipt, () -> CompletableFuture.completedFuture(null),
+                            cause -> receiptNacked(meta, order, cause.toString()))));
+        } catch (RuntimeException refused) {
+            receiptNacked(meta, order, "refused by the emitter: " + refused);
+        }
         return message.ack();
+    }
+
+    private CompletionStage<Void> receiptNacked(MessageMeta meta, String order, String why) {
+        try {
+            Instant now = Instant.now();
+            journal.record(meta, new Payment(NACKED_RECEIPT + order + " " + why), now, now, false);
+            return CompletableFuture.completedFuture(null);
+        } catch (SQLException failed) {
+            return CompletableFuture.failedFuture(failed);
+        }
     }
 }
