@@ -22,7 +22,9 @@ public class TransactionalCharges {
     @PersistenceContext(unitName = "charges")
     EntityManager charges;
 
-    @Transactional
+    // the library rolls the message's transaction back on any exception itself; without dontRollbackOn, Open Liberty
+    // also writes an FFDC incident for every exception that leaves the joined method
+    @Transactional(dontRollbackOn = Exception.class)
     void charge(@Observes @ConsumerGroup(stream = Payment.STREAM, group = GROUP) Payment payment, MessageMeta meta) {
         charges.persist(new Charge(meta.messageId(), payment.order(), meta.attempt()));
         charges.flush();
