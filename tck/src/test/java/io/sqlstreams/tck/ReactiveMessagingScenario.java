@@ -67,8 +67,6 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
     private static final String UNDEPLOYING_STREAM = "payments.undeploying";
     private static final String UNDEPLOYED = "undeployed";
     private static final int IN_HAND_MESSAGES = 2000;
-    /** How long a receipt's produce waits at the undeploy: within the connector's produce drain of 10 s. */
-    private static final Duration RECEIPTS_HELD = Duration.ofSeconds(7);
     private static final Duration BACKOFF = Duration.ofSeconds(2);
 
     @ArquillianResource
@@ -228,7 +226,7 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
                         .mapToObj(n -> ProduceItem.of(new Payment(UNDEPLOYED + "-" + n))).toList());
             }
             await().atMost(WAIT).until(() -> charged(UNDEPLOYED).size() >= 20);
-            releasing = holdReceiptsStream(RECEIPTS_HELD);
+            releasing = holdReceiptsStreamUntilTheChannelStops();
         } finally {
             deployer.undeploy(UNDEPLOYING);
         }
@@ -256,9 +254,10 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
 
     /**
      * Locks the receipts stream's log against writes until a produce waits for it, and returns the thread that
-     * releases the lock {@code held} after that.
+     * releases the lock once the undeploy has stopped the incoming channel's session: the connector's stop is then
+     * draining the outgoing channels, with that produce still in hand.
      */
-    private static Thread holdReceiptsStream(Duration held) throws Exception {
+    private static Thread holdReceiptsStreamUntilTheChannelStops() throws Exception {
         String log = SCHEMA + ".message_log_" + receiptsStreamId();
         Connection connection = server().database().getConnection();
         connection.setAutoCommit(false);
@@ -267,10 +266,14 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
         }
         await("a receipt's produce waits for the lock").atMost(WAIT).until(() -> waitingFor(log) > 0);
         Thread releasing = new Thread(() -> {
-            try (connection) {
-                Thread.sleep(held.toMillis());
+            try (connection; SqlStreams client = client(SCHEMA)) {
+                ConsumerHandle<Payment> incoming = client.stream(UNDEPLOYING_STREAM, Payment.class)
+                        .consumer(ReactiveCharges.GROUP);
+                await("the undeploy stops the incoming channel's session").atMost(WAIT)
+                        .until(() -> !incoming.workers().isEmpty()
+                                && incoming.workers().stream().allMatch(worker -> worker.liveInstances() == 0));
                 connection.rollback();
-            } catch (SQLException | InterruptedException e) {
+            } catch (SQLException e) {
                 throw new IllegalStateException("cannot release the lock on " + log, e);
             }
         }, "release-" + log);
