@@ -58,8 +58,9 @@ public abstract class UndeployDrainScenario extends TckScenario {
         List<Long> beforeUndeploy = handled();
         long streamId = stream.get().orElseThrow().id();
         assertThat(liveLeases(streamId)).as("every range committed or given back for reclaiming").isZero();
-        assertThat(group.inspect().exceptions()).as("no handler failed on the way down; exception rows: %s",
-                exceptionRows(streamId)).isEmpty();
+        assertThat(exceptionRows(streamId)).as("no handler failed on the way down: a row is only a handler the"
+                + " server interrupted or never started, handed back deferred").allMatch(row -> row.contains(
+                " deferred attempts=") && row.endsWith("handed back without counting the attempt"));
         assertThat(beforeUndeploy).as("the undeploy came before the end").hasSizeLessThan(MESSAGES)
                 .doesNotHaveDuplicates();
 

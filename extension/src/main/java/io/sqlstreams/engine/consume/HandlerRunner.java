@@ -21,6 +21,9 @@ import io.sqlstreams.engine.context.Engine;
  * failure and the thread is left to finish on its own (counted). The payload is decoded on the handler's thread, so
  * the one dispatch thread only hands deliveries out. A delivery has
  * one timer at a time (the timeout, then the grace), cancelled as soon as it has an outcome, so none pile up.
+ * A run the host never starts (its executor refuses the task, or accepts it and then drops it, as a server does once
+ * the application is being stopped) did not run: it is handed back deferred, its attempt not counted, at the
+ * refusal or at the timeout.
  */
 final class HandlerRunner<T> {
     private final Engine engine;
@@ -69,9 +72,13 @@ final class HandlerRunner<T> {
         Duration timeout = delivery.options().timeout();
         AtomicBoolean timedOut = new AtomicBoolean();
         RoutineWatch routine = new RoutineWatch(counters, engine.environment().clock());
+        AtomicBoolean taken = new AtomicBoolean();
         Future<?> running;
         try {
             running = executor.submit(() -> {
+                if (!taken.compareAndSet(false, true)) {
+                    return;
+                }
                 try {
                     runHandler(delivery, outcome, timedOut);
                 } finally {
@@ -79,12 +86,16 @@ final class HandlerRunner<T> {
                 }
             });
         } catch (RejectedExecutionException rejected) {
-            outcome.complete(new DeliveryOutcome.Retry("the handler executor refused the task: " + rejected));
+            outcome.complete(notRun("the handler executor refused the task: " + rejected));
             return outcome;
         }
         AtomicReference<ScheduledFuture<?>> timer = new AtomicReference<>();
         timer.set(this.timer.schedule(() -> {
-            if (interruptIfRunning(outcome, running, timedOut)) {
+            if (taken.compareAndSet(false, true)) {
+                running.cancel(false);
+                outcome.complete(notRun("the handler executor had not started the task within its " + timeout
+                        + " timeout"));
+            } else if (interruptIfRunning(outcome, running, timedOut)) {
                 ScheduledFuture<?> abandon = this.timer.schedule(
                         () -> abandonIfRunning(outcome, delivery, timeout, routine),
                         budget.grace().toNanos(), TimeUnit.NANOSECONDS);
@@ -98,11 +109,12 @@ final class HandlerRunner<T> {
         return outcome;
     }
 
+    private static DeliveryOutcome notRun(String why) {
+        return new DeliveryOutcome.Deferred(why + "; handed back without counting the attempt");
+    }
+
     /** On the handler's thread: runs the delivery and completes the outcome, unless it was abandoned meanwhile. */
     private void runHandler(Delivery delivery, CompletableFuture<DeliveryOutcome> outcome, AtomicBoolean timedOut) {
-        if (outcome.isDone()) {
-            return;
-        }
         DeliveryOutcome result = invocation.run(delivery, payload -> body.run(delivery, payload),
                 timedOut::get);
         if (!outcome.complete(result)) {

@@ -202,14 +202,42 @@ class HandlerRunnerTest {
     }
 
     @Test
-    void aTaskTheExecutorRefusesRetriesWithoutStartingTimers() throws Exception {
+    void aTaskTheExecutorRefusesIsHandedBackDeferredWithoutStartingTimers() throws Exception {
         handlerThread.shutdown();
 
         DeliveryOutcome outcome = outcomeOf(run(payload -> { }));
 
-        assertThat(outcome).isInstanceOfSatisfying(DeliveryOutcome.Retry.class,
-                retry -> assertThat(retry.error()).startsWith("the handler executor refused the task"));
+        assertThat(outcome).isInstanceOfSatisfying(DeliveryOutcome.Deferred.class, deferred -> assertThat(
+                deferred.reason()).startsWith("the handler executor refused the task")
+                .endsWith("handed back without counting the attempt"));
         assertThat(timer.pending()).isZero();
+    }
+
+    /** As on a server that accepts a task while the application stops and then never runs it. */
+    @Test
+    void aTaskTheExecutorHasNotStartedByTheTimeoutIsHandedBackDeferredThenAndNeverRuns() throws Exception {
+        CountDownLatch occupied = new CountDownLatch(1);
+        handlerThread.submit(() -> {
+            occupied.countDown();
+            release.await();
+            return null;
+        });
+        assertThat(occupied.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the handler thread is busy").isTrue();
+        AtomicInteger runs = new AtomicInteger();
+        CompletableFuture<DeliveryOutcome> outcome = run(payload -> runs.incrementAndGet());
+
+        timer.advance(TIMEOUT.minus(JUST_BEFORE));
+        assertThat(outcome).as("still inside its timeout").isNotDone();
+        timer.advance(JUST_BEFORE);
+
+        assertThat(outcome).isCompletedWithValue(new DeliveryOutcome.Deferred("the handler executor had not started"
+                + " the task within its PT30S timeout; handed back without counting the attempt"));
+        assertThat(timer.pending()).as("no grace period: nothing runs").isZero();
+        release.countDown();
+        handlerThread.shutdown();
+        assertThat(handlerThread.awaitTermination(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(runs).as("the handler never ran").hasValue(0);
+        assertThat(counters.abandoned.sum()).isZero();
     }
 
     /** Under a 50 ms threshold a 51 ms dispatch is slow, a 50 ms one is not; the line comes before the outcome. */
