@@ -9,7 +9,8 @@ import java.time.Duration;
  *
  * <p>Every field is optional: {@code null} or zero means the default.
  *
- * @param batchLimit              messages claimed per poll (the range size). Default 4.
+ * @param batchLimit              messages claimed per poll (the range size). Default 4, growing while a backlog lasts for a
+ *                                plain handler (an explicit value is used as given).
  * @param queueSize               claimed messages buffered ahead of processing; at least batchLimit.
  *                                Default: batchLimit × messageConcurrency, room for a batch per handler
  *                                slot, so a range waiting in the key gate (it keeps its room) does not stop

@@ -23,6 +23,7 @@ final class ChaosGroup {
     static final Duration HANDLER_TIMEOUT = Duration.ofSeconds(10);
     /** Runs of a poison message before it is dead-lettered. */
     static final int MAX_RETRIES = 5;
+    static final int TRANSACTIONAL_BATCH_LIMIT = 20;
 
     private ChaosGroup() {
     }
@@ -39,11 +40,14 @@ final class ChaosGroup {
 
     /**
      * Small ranges, several messages at once, quick polls and short margins: a killed process's leases
-     * (timeout + grace + queue margin + record margin, about 13 s) expire soon enough for the drain.
+     * (timeout + grace + queue margin + record margin, about 13 s) expire soon enough for the drain. A plain
+     * handler leaves batchLimit at its default, so its ranges start at 4 and grow while a backlog lasts; a
+     * transactional one claims 20 at a time.
      */
-    static ConsumeOptions options() {
-        return ConsumeOptions.builder().batchLimit(20).queueSize(40).messageConcurrency(4)
+    static ConsumeOptions options(HandlerMode mode) {
+        ConsumeOptions.Builder options = ConsumeOptions.builder().queueSize(40).messageConcurrency(4)
                 .claimPollRate(Duration.ofMillis(100)).queueMargin(Duration.ofSeconds(2))
-                .recordMargin(Duration.ofSeconds(1)).build();
+                .recordMargin(Duration.ofSeconds(1));
+        return (mode == HandlerMode.TRANSACTIONAL ? options.batchLimit(TRANSACTIONAL_BATCH_LIMIT) : options).build();
     }
 }

@@ -47,9 +47,9 @@ final class ChaosHandler {
     /** Starts a session of {@code consumer} with this handler, in its mode, and the lab's options. */
     ConsumerSession start(ConsumerInstance<BenchPayload> consumer) {
         return switch (mode) {
-            case PLAIN -> consumer.start(payload -> run(payload, meta -> { }), ChaosGroup.options());
+            case PLAIN -> consumer.start(payload -> run(payload, meta -> { }), ChaosGroup.options(mode));
             case TRANSACTIONAL -> consumer.start((payload, lent) -> run(payload, meta -> ledger.effect(lent, meta)),
-                    ChaosGroup.options());
+                    ChaosGroup.options(mode));
         };
     }
 

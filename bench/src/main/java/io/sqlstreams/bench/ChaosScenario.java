@@ -290,10 +290,13 @@ final class ChaosScenario implements Scenario {
                                  ChaosVerdict.Counts counts, ConsumerInspection after, ChaosVerdict verdict,
                                  BenchServer server) throws SQLException {
         notes.add(String.format(Locale.ROOT, "Seed %d (repeat with `--seed %d`). %d consumer processes (separate"
-                        + " JVMs, one session each: batchLimit 20, queueSize 40, messageConcurrency 4), one group;"
+                        + " JVMs, one session each: %s, queueSize 40, messageConcurrency 4), one group;"
                         + " %,d messages produced at %d msg/s from %d threads, each with an idempotency key and"
                         + " retried until acknowledged; a %.0f s fault window.", settings.seed, settings.seed,
-                settings.consumers, settings.messages, settings.rate, ChaosProducer.CALLERS,
+                settings.consumers, settings.handler == HandlerMode.TRANSACTIONAL
+                        ? "batchLimit " + ChaosGroup.TRANSACTIONAL_BATCH_LIMIT
+                        : "batchLimit at its default (ranges from 4, growing while a backlog lasts)",
+                settings.messages, settings.rate, ChaosProducer.CALLERS,
                 settings.window().toMillis() / 1e3));
         notes.add(String.format(Locale.ROOT, "Message mix: 40%% unkeyed, 30%% exclusive over %d keys, 30%% ordered over"
                         + " %d keys; %d‰ fail their first run, %d‰ are poison (always fail: dead after %d runs)."

@@ -15,9 +15,10 @@ import io.sqlstreams.SqlStreams;
 /**
  * BENCHMARKS.md #2, drain: a stream pre-filled with N messages, drained by one fresh consumer group per
  * repetition with a no-op handler that records each message id, by 1 and 4 sessions, batchLimit 100 and 1000
- * (queueSize twice that), messageConcurrency 1 and 8: msg/s from the first session's start (its claim loop
- * running) to the last handled message. Held against the raw cursor reader alone draining N pre-filled raw rows
- * (N=100 and 1000 per read), with db-scheduler and JobRunr draining no-op tasks on the same server beside it.
+ * (queueSize twice that), messageConcurrency 1 and 8, and 1 session at the default options: msg/s from the first
+ * session's start (its claim loop running) to the last handled message. Held against the raw cursor reader alone
+ * draining N pre-filled raw rows (N=100 and 1000 per read), with db-scheduler and JobRunr draining no-op tasks on
+ * the same server beside it; the default options against the same run's tuned single session.
  */
 final class DrainScenario implements Scenario {
     static final long DEFAULT_MESSAGES = 1_000_000;
@@ -114,9 +115,29 @@ final class DrainScenario implements Scenario {
                     }
                 }
             }
+            measureDefaults(context, clients.get(0), drain, messages, figures, comparisons, notes);
             summarise(best, figures, notes);
         }
         return new ScenarioResult(figures, comparisons, notes);
+    }
+
+    /**
+     * One session at the default {@link ConsumeOptions}, as a user who never tunes them drains: held against the
+     * same run's best-tuned single session (batchLimit 1000, queueSize 2000, messageConcurrency 8).
+     */
+    private void measureDefaults(BenchContext context, SqlStreams client, GroupDrain drain, long messages,
+                                 List<Figure> figures, List<Comparison> comparisons, List<String> notes)
+            throws Exception {
+        String tunedLabel = label(1, 1000, 8, messages);
+        Figure tuned = figures.stream().filter(figure -> figure.label().equals(tunedLabel)).findFirst().orElseThrow();
+        List<String> details = new ArrayList<>();
+        Figure defaults = context.repetitions().measure(String.format(Locale.ROOT, "drain %,d, 1 session, default"
+                        + " ConsumeOptions (msg/s)", messages),
+                () -> drainOnce(context, List.of(client), drain, nextGroup(), ConsumeOptions.defaults(),
+                        Optional.empty(), details));
+        figures.add(defaults);
+        comparisons.add(new Comparison(defaults, tuned, "the same run's tuned single session"));
+        notes.add(defaults.label().replace(" (msg/s)", "") + ": " + String.join("; ", details));
     }
 
     static ConsumeOptions consume(int batchLimit, int concurrency) {

@@ -36,6 +36,7 @@ final class ClaimLoop implements Loop.Body {
     private final KeyChainGate gate;
     private final RangeCommitter committer;
     private final boolean wholeRanges;
+    private final ClaimSize size;
     private boolean bindingsInPlace;
 
     ClaimLoop(Engine engine, RegisteredGroup group, ConsumeOptions options, ConsumerConfig declared,
@@ -52,6 +53,7 @@ final class ClaimLoop implements Loop.Body {
         this.gate = gate;
         this.committer = committer;
         this.wholeRanges = wholeRanges;
+        this.size = ClaimSize.of(options, wholeRanges, engine.environment().clock());
     }
 
     @Override
@@ -94,24 +96,26 @@ final class ClaimLoop implements Loop.Body {
             loop.pause(pollRate);
             return;
         }
-        int want = queue.takeRoom(options.resolvedBatchLimit(), pollRate);
-        if (want == 0) {
+        int room = queue.takeRoom(options.resolvedBatchLimit(), pollRate);
+        if (room == 0) {
             return;
         }
+        int want = Math.max(room, size.next());
         FreshClaimer.Poll poll;
         try {
             ConsumerConfig current = config.current();
             poll = claimer.poll(want, current, options.rangeLeaseDuration(current));
         } catch (SqlStreamsException claimFailure) {
-            queue.giveBack(want);
+            queue.giveBack(room);
             SessionFailure.rethrowIfEnding(claimFailure);
             engine.diagnostics().event(Code.SQL0119, "claim of " + group.describe()
                     + " failed; retrying in " + pollRate.toMillis() + " ms: " + claimFailure.getMessage());
             loop.pause(pollRate);
             return;
         }
+        size.claimed(want, poll.range() == null ? 0 : Math.toIntExact(poll.range().high() - poll.range().low()));
         if (poll.range() == null) {
-            queue.giveBack(want);
+            queue.giveBack(room);
             if (poll.caughtUp()) {
                 loop.pauseUnlessWoken(pollRate);
             } else {
@@ -119,7 +123,7 @@ final class ClaimLoop implements Loop.Body {
             }
             return;
         }
-        enqueue(poll.range(), want);
+        enqueue(poll.range(), room);
     }
 
     /**

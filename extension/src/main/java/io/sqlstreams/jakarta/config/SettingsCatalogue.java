@@ -171,8 +171,10 @@ final class SettingsCatalogue {
                 "Reclaims of one claimed range after which it is quarantined.",
                 (d, v) -> d.declaration().maxRangeReclaims(v)));
 
-        all.add(session("batch-limit", ValueKinds.WHOLE_NUMBER, shown(ConsumeOptions.DEFAULT_BATCH_LIMIT),
-                "Messages claimed per poll (the range size).", (d, v) -> d.options().batchLimit(v)));
+        all.add(session("batch-limit", ValueKinds.WHOLE_NUMBER, shown(ConsumeOptions.DEFAULT_BATCH_LIMIT)
+                        + ", growing while a backlog lasts",
+                "Messages claimed per poll (the range size); set, it is used as given (see `ConsumeOptions`).",
+                (d, v) -> d.options().batchLimit(v)));
         all.add(session("queue-size", ValueKinds.WHOLE_NUMBER, "`batch-limit` × `message-concurrency`",
                 "Claimed messages buffered ahead of processing; at least `batch-limit`.",
                 (d, v) -> d.options().queueSize(v)));
