@@ -96,17 +96,17 @@ final class ClaimLoop implements Loop.Body {
             loop.pause(pollRate);
             return;
         }
-        int room = queue.takeRoom(options.resolvedBatchLimit(), pollRate);
-        if (room == 0) {
+        queue.resize(size.queueRoom(options.resolvedQueueSize()));
+        int want = queue.takeRoom(size.next(), pollRate);
+        if (want == 0) {
             return;
         }
-        int want = Math.max(room, size.next());
         FreshClaimer.Poll poll;
         try {
             ConsumerConfig current = config.current();
             poll = claimer.poll(want, current, options.rangeLeaseDuration(current));
         } catch (SqlStreamsException claimFailure) {
-            queue.giveBack(room);
+            queue.giveBack(want);
             SessionFailure.rethrowIfEnding(claimFailure);
             engine.diagnostics().event(Code.SQL0119, "claim of " + group.describe()
                     + " failed; retrying in " + pollRate.toMillis() + " ms: " + claimFailure.getMessage());
@@ -115,7 +115,7 @@ final class ClaimLoop implements Loop.Body {
         }
         size.claimed(want, poll.range() == null ? 0 : Math.toIntExact(poll.range().high() - poll.range().low()));
         if (poll.range() == null) {
-            queue.giveBack(room);
+            queue.giveBack(want);
             if (poll.caughtUp()) {
                 loop.pauseUnlessWoken(pollRate);
             } else {
@@ -123,7 +123,7 @@ final class ClaimLoop implements Loop.Body {
             }
             return;
         }
-        enqueue(poll.range(), room);
+        enqueue(poll.range(), want);
     }
 
     /**

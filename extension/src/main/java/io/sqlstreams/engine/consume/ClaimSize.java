@@ -12,7 +12,8 @@ import io.sqlstreams.ConsumeOptions;
  * backlog lasts: after a claim that came back full, the next one asks for what the session handled in about one
  * claim poll period (the range before this one, over the time from its claim to this one's: a claim waits for the
  * queue's room, so that is about the time the session took to take it in), at most twice the last range and
- * {@link #GROWTH_LIMIT}; after a claim that did not come back full, batchLimit again.
+ * {@link #GROWTH_LIMIT}; after a claim that did not come back full, batchLimit again. The local queue grows with
+ * the ranges, to two of them.
  */
 final class ClaimSize {
     static final int GROWTH_LIMIT = 1_000;
@@ -42,6 +43,14 @@ final class ClaimSize {
 
     int next() {
         return next;
+    }
+
+    /**
+     * The local queue's room for the next claim: {@code queueSize} at the batch limit; while ranges grow, two of
+     * them, so the next range is claimed while the last one runs.
+     */
+    int queueRoom(int queueSize) {
+        return next == base ? queueSize : Math.max(queueSize, 2 * next);
     }
 
     /** A claim that asked for {@code asked} message ids brought a range of {@code got} (none: 0). */

@@ -16,9 +16,25 @@ final class LocalQueue {
     private final BlockingQueue<DispatchUnit> units = new LinkedBlockingQueue<>();
     private final Semaphore room;
     private final AtomicInteger overdraft = new AtomicInteger();
+    private int capacity;
 
     LocalQueue(int size) {
         this.room = new Semaphore(size);
+        this.capacity = size;
+    }
+
+    /**
+     * Changes the room the queue has in all, on the claim loop's thread: more is available at once; less is taken
+     * from what is free and the rest owed, paid back as deliveries leave.
+     */
+    void resize(int size) {
+        int change = size - capacity;
+        capacity = size;
+        if (change > 0) {
+            room.release(change);
+        } else if (change < 0) {
+            owe(-change);
+        }
     }
 
     /** Waits for room for a full batch, or a poll period and then takes whatever room there is. */
@@ -42,13 +58,17 @@ final class LocalQueue {
         if (size < taken) {
             room.release(taken - size);
         } else if (size > taken) {
-            int needed = size - taken;
-            int drained = room.drainPermits();
-            if (drained > needed) {
-                room.release(drained - needed);
-            } else {
-                overdraft.addAndGet(needed - drained);
-            }
+            owe(size - taken);
+        }
+    }
+
+    /** Takes {@code needed} room from what is free; what is not free is owed. */
+    private void owe(int needed) {
+        int drained = room.drainPermits();
+        if (drained > needed) {
+            room.release(drained - needed);
+        } else {
+            overdraft.addAndGet(needed - drained);
         }
     }
 

@@ -36,6 +36,20 @@ class ClaimSizeTest {
     }
 
     @Test
+    void whileRangesGrowTheQueueHoldsTwoOfThemAndShrinksBackWithThem() {
+        ClaimSize size = ClaimSize.of(ConsumeOptions.defaults(), false, clock);
+        assertThat(size.queueRoom(4)).isEqualTo(4);
+        size.claimed(4, 4);
+        clock.advance(Duration.ofMillis(1));
+        size.claimed(4, 4);
+        assertThat(size.queueRoom(4)).isEqualTo(16);
+        assertThat(size.queueRoom(40)).as("a larger queue stays").isEqualTo(40);
+
+        size.claimed(8, 3);
+        assertThat(size.queueRoom(4)).isEqualTo(4);
+    }
+
+    @Test
     void aFastBacklogStopsGrowingAtTheGrowthLimit() {
         ClaimSize size = ClaimSize.of(ConsumeOptions.defaults(), false, clock);
         int asked = size.next();
@@ -73,6 +87,7 @@ class ClaimSizeTest {
                 size.claimed(4, 4);
             }
             assertThat(size.next()).isEqualTo(4);
+            assertThat(size.queueRoom(4)).isEqualTo(4);
         }
     }
 }
