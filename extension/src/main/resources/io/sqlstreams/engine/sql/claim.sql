@@ -92,7 +92,8 @@ LIMIT :limit
 -- name: advance_and_lease
 -- Moves the claimed cursor and, when that claimed anything, leases the range (old claimed, new claimed]. The
 -- stored observation is kept until its fence has passed and only then replaced by the newer one: raising it
--- on every poll would let overlapping producer transactions keep it from ever passing.
+-- on every poll would let overlapping producer transactions keep it from ever passing. A poll that would change
+-- nothing (it claims nothing while a fence holds) leaves the row as it is rather than writing a new version of it.
 WITH advanced AS (
     UPDATE {schema}.consumer_group_cursor_{id}
     SET claimed = :claimed, settled_head = greatest(settled_head, :settled_head),
@@ -101,6 +102,10 @@ WITH advanced AS (
         pending_xid = CASE WHEN pending_xid IS NULL OR :pending_fence_passed
                            THEN coalesce(:observed_xid::xid8, pending_xid) ELSE pending_xid END
     WHERE consumer_group_id = :group_id
+      AND (claimed <> :claimed OR settled_head < :settled_head
+           OR ((pending_xid IS NULL OR :pending_fence_passed)
+               AND (pending_head < :observed_head
+                    OR pending_xid IS DISTINCT FROM coalesce(:observed_xid::xid8, pending_xid))))
     RETURNING claimed
 )
 INSERT INTO {schema}.claim_lease_{id} (consumer_group_id, low, high, expires_at)

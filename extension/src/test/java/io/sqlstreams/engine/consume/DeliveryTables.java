@@ -74,6 +74,12 @@ final class DeliveryTables {
                 new Cursor(row.getLong(1), row.getLong(2), row.getLong(3), row.getLong(4), row.getString(5))).get(0);
     }
 
+    /** The transaction that wrote the cursor row's current version: it changes with every update of the row. */
+    String cursorVersion() {
+        return query("SELECT xmin::text FROM " + table("consumer_group_cursor") + " WHERE consumer_group_id = ?",
+                row -> row.getString(1)).get(0);
+    }
+
     List<Lease> leases() {
         return query("SELECT low, high, reclaims, expires_at <= now() FROM " + table("claim_lease")
                 + " WHERE consumer_group_id = ? ORDER BY low", row ->

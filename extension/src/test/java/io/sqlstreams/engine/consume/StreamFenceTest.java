@@ -167,6 +167,29 @@ class StreamFenceTest extends DeliveryTestBase {
         }
     }
 
+    /** The claims polling every few milliseconds while the fence holds find nothing to change on the cursor row. */
+    @Test
+    void claimsThatFindNothingWhileItsProducerIsOpenLeaveTheCursorRowAsItIs() throws Exception {
+        StreamHandle<Numbered> stream = client.stream("fence.idle-cursor", Numbered.class);
+        stream.register(StreamConfig.builder().fenceWarnAfter(Duration.ofSeconds(1)).build());
+        startSession("fence.idle-cursor", "fence.idle-cursor.g");
+        DeliveryTables tables = DeliveryTables.of(database, stream, "fence.idle-cursor.g");
+        try (Producer<Numbered> producer = stream.producer().register(); Connection holder = openTransaction()) {
+            long held = producer.produce(holder, new Numbered(1), ProduceOptions.none()).id();
+            long visible = producer.produce(new Numbered(2)).id();
+            assertHeldBelow(tables, held, visible);
+            String version = tables.cursorVersion();
+
+            awaitFenceWarning("[1-9]");
+
+            assertThat(tables.cursorVersion()).as("the cursor row was not rewritten by a second of fenced claims")
+                    .isEqualTo(version);
+            holder.commit();
+            await().atMost(DELIVERED_WITHIN).until(() -> tables.cursor().committed() >= visible);
+            ledger.assertEachSucceededOnce(List.of(held, visible));
+        }
+    }
+
     private StreamHandle<Numbered> consumedStream(String name) {
         StreamHandle<Numbered> stream = client.stream(name, Numbered.class);
         stream.register();
