@@ -65,6 +65,7 @@ public class SqlStreamsRuntime {
     private final Map<GroupAddress, GroupSupervisor<?>> supervisors = new LinkedHashMap<>();
     private final Map<GroupAddress, GroupState> idle = new LinkedHashMap<>();
     private final Map<GroupAddress, Supplier<GroupState>> channels = new LinkedHashMap<>();
+    private final List<Runnable> channelStarts = new ArrayList<>();
     private final List<Runnable> channelStops = new ArrayList<>();
     private DataSource dataSource;
     private HostTransactions observerTransactions;
@@ -74,7 +75,7 @@ public class SqlStreamsRuntime {
     private boolean started;
 
     void initialized(@Observes @Initialized(ApplicationScoped.class) Object payload) {
-        if (!WebModule.isServletContext(payload)) {
+        if (!WebModule.startsSessions(payload)) {
             start();
         }
     }
@@ -83,11 +84,25 @@ public class SqlStreamsRuntime {
         stop();
     }
 
-    /** Registers every enabled group and starts its session; idempotent. */
-    public synchronized void start() {
-        if (started) {
-            return;
+    /**
+     * Registers every enabled group and starts its session, then lets the incoming Reactive Messaging channels start
+     * theirs; idempotent.
+     */
+    public void start() {
+        List<Runnable> startingChannels;
+        synchronized (this) {
+            if (started) {
+                return;
+            }
+            startGroups();
+            started = true;
+            startingChannels = new ArrayList<>(channelStarts);
+            channelStarts.clear();
         }
+        startingChannels.forEach(Runnable::run);
+    }
+
+    private void startGroups() {
         ResolvedSettings settings = discovery.settings();
         if (settings == null || !settings.problems().isEmpty()) {
             throw new IllegalStateException(Code.SQL0137.id() + " sqlstreams cannot start: the deployment has"
@@ -102,7 +117,6 @@ public class SqlStreamsRuntime {
             }
         }
         if (discovery.groups().size() == idle.size()) {
-            started = true;
             return;
         }
         HostedClient client = hostedClient();
@@ -118,7 +132,6 @@ public class SqlStreamsRuntime {
         monitor = new EngineThreads(threads).scheduler("sqlstreams-monitor");
         monitor.scheduleWithFixedDelay(() -> supervisors.values().forEach(GroupSupervisor::check), MONITOR_PERIOD_MS,
                 MONITOR_PERIOD_MS, TimeUnit.MILLISECONDS);
-        started = true;
         client.diagnostics().event(Code.SQL0131, "sqlstreams started " + supervisors.size() + " consumer group session(s)"
                 + (idle.isEmpty() ? "" : "; disabled here: " + idle.keySet()));
     }
@@ -207,6 +220,7 @@ public class SqlStreamsRuntime {
         synchronized (this) {
             stoppingChannels = new ArrayList<>(channelStops);
             channelStops.clear();
+            channelStarts.clear();
         }
         try {
             stoppingChannels.forEach(Runnable::run);
@@ -254,6 +268,21 @@ public class SqlStreamsRuntime {
         if (closing != null) {
             closing.close();
         }
+    }
+
+    /**
+     * Runs {@code starting} once the groups' sessions have started (at once if they have): an incoming channel's
+     * session starts at the same moment as theirs, never while the application is still deploying. Dropped if the
+     * application stops first.
+     */
+    public void afterSessionsStart(Runnable starting) {
+        synchronized (this) {
+            if (!started) {
+                channelStarts.add(starting);
+                return;
+            }
+        }
+        starting.run();
     }
 
     /** Runs {@code stopping} when the application stops, before its sessions drain and its client closes. */

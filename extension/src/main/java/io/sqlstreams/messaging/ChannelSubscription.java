@@ -2,6 +2,7 @@ package io.sqlstreams.messaging;
 
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.reactivestreams.Subscriber;
@@ -53,8 +54,25 @@ final class ChannelSubscription<T> implements Subscription {
         }
     }
 
+    /**
+     * Starts the session, unless the subscriber cancelled or the channel closed first; a session that cannot start
+     * fails the subscriber.
+     */
+    void begin(Supplier<ConsumerSession> start) {
+        synchronized (this) {
+            if (stopRequested) {
+                return;
+            }
+        }
+        try {
+            running(start.get());
+        } catch (RuntimeException refused) {
+            fail(refused);
+        }
+    }
+
     /** The session began: it is the one to stop, at once if the subscriber has cancelled already. */
-    void running(ConsumerSession started) {
+    private void running(ConsumerSession started) {
         boolean cancelled;
         synchronized (this) {
             session = started;

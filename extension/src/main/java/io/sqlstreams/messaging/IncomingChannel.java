@@ -13,11 +13,12 @@ import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerInstance;
 
 /**
- * A consumer group's deliveries as a Reactive Streams publisher of {@link IncomingMessage}s, to one subscriber. The
- * subscription starts a consume session whose handler publishes each delivery when the subscriber has demand and
- * ends with the message's acknowledgement, so order per key, exclusive keys, timeouts and the retry budget are
- * those of any handler, and no more than the session's message concurrency is ever published and unacknowledged.
- * Cancelling stops the session; a delivery still waiting for demand is handed back without counting a run.
+ * A consumer group's deliveries as a Reactive Streams publisher of {@link IncomingMessage}s, to one subscriber. Once
+ * the channel is both subscribed and {@linkplain #start() started}, in either order, it starts a consume session whose
+ * handler publishes each delivery when the subscriber has demand and ends with the message's acknowledgement, so
+ * order per key, exclusive keys, timeouts and the retry budget are those of any handler, and no more than the
+ * session's message concurrency is ever published and unacknowledged. Cancelling stops the session; a delivery
+ * still waiting for demand is handed back without counting a run.
  */
 public final class IncomingChannel<T> implements Publisher<Message<T>> {
     private static final Subscription REFUSED = new Subscription() {
@@ -35,6 +36,8 @@ public final class IncomingChannel<T> implements Publisher<Message<T>> {
     private final ConsumeOptions options;
     private final ThreadFactory stopping;
     private final AtomicReference<ChannelSubscription<T>> subscription = new AtomicReference<>();
+    private boolean startAllowed;
+    private boolean sessionBegun;
 
     /**
      * @param name     the channel's name, for messages and thread names
@@ -61,14 +64,33 @@ public final class IncomingChannel<T> implements Publisher<Message<T>> {
             return;
         }
         subscriber.onSubscribe(created);
-        try {
-            created.running(consumer.start(created::deliver, options));
-        } catch (RuntimeException refused) {
-            created.fail(refused);
-        }
+        beginWhenReady();
     }
 
-    /** Where the channel stands: waiting until subscribed and its session began, then its session's state. */
+    /**
+     * Lets the session begin: at once if the channel is subscribed, else at its subscription. Until then nothing is
+     * claimed and the channel is waiting.
+     */
+    public void start() {
+        synchronized (this) {
+            startAllowed = true;
+        }
+        beginWhenReady();
+    }
+
+    private void beginWhenReady() {
+        ChannelSubscription<T> ready;
+        synchronized (this) {
+            ready = subscription.get();
+            if (!startAllowed || ready == null || sessionBegun) {
+                return;
+            }
+            sessionBegun = true;
+        }
+        ready.begin(() -> consumer.start(ready::deliver, options));
+    }
+
+    /** Where the channel stands: waiting until subscribed and started, then its session's state. */
     public ChannelStatus status() {
         ChannelSubscription<T> subscribed = subscription.get();
         return subscribed == null ? ChannelStatus.WAITING : subscribed.status();

@@ -25,6 +25,7 @@ import io.sqlstreams.ProduceItem;
 import io.sqlstreams.Producer;
 import io.sqlstreams.SchemaVersion;
 import io.sqlstreams.StreamHandle;
+import io.sqlstreams.Worker;
 import io.sqlstreams.engine.EngineThreads;
 import io.sqlstreams.engine.client.EngineClient;
 import io.sqlstreams.testing.PostgresTest;
@@ -73,6 +74,7 @@ class IncomingChannelTest {
                 .register(ConsumerConfig.defaults()), FAST, STOPPING);
         RecordingSubscriber<Order> subscriber = new RecordingSubscriber<>(Long.MAX_VALUE, IncomingMessage::ack);
         channel.subscribe(subscriber);
+        channel.start();
         runUntilCommitted(channel, last);
 
         assertThat(subscriber.received()).extracting(message -> message.getPayload().n())
@@ -118,6 +120,7 @@ class IncomingChannelTest {
                 default -> message.ack();
             }
         }));
+        channel.start();
         runUntilCommitted(channel, last);
 
         assertThat(attempts.get(1)).as("retried once, then acked").containsExactly(1, 2);
@@ -134,6 +137,7 @@ class IncomingChannelTest {
                 .register(ConsumerConfig.defaults()), FAST, STOPPING);
         RecordingSubscriber<Order> subscriber = new RecordingSubscriber<>(2, IncomingMessage::ack);
         channel.subscribe(subscriber);
+        channel.start();
         try {
             await().atMost(WAIT).until(() -> subscriber.received().size() == 2);
             await("the session claimed the rest").atMost(WAIT)
@@ -155,6 +159,7 @@ class IncomingChannelTest {
                 .register(ConsumerConfig.defaults()), FAST, STOPPING);
         RecordingSubscriber<Order> cancelling = new RecordingSubscriber<>(3, IncomingMessage::ack);
         first.subscribe(cancelling);
+        first.start();
         await().atMost(WAIT).until(() -> cancelling.received().size() == 3);
         cancelling.subscription().cancel();
         await("the cancelled channel's session stopped").atMost(WAIT).until(() -> liveInstances() == 0);
@@ -162,6 +167,7 @@ class IncomingChannelTest {
         IncomingChannel<Order> second = new IncomingChannel<>("orders", stream.consumer("billing")
                 .register(ConsumerConfig.defaults()), FAST, STOPPING);
         RecordingSubscriber<Order> next = new RecordingSubscriber<>(Long.MAX_VALUE, IncomingMessage::ack);
+        second.start();
         second.subscribe(next);
         runUntilCommitted(second, last);
         assertThat(cancelling.received()).hasSize(3);
@@ -173,13 +179,21 @@ class IncomingChannelTest {
     }
 
     @Test
-    void theStatusFollowsTheSubscriptionAndTheSession() {
+    void theStatusFollowsTheSubscriptionTheStartAndTheSession() {
+        produce(3);
         IncomingChannel<Order> channel = new IncomingChannel<>("orders", stream.consumer("billing")
                 .register(ConsumerConfig.defaults()), FAST, STOPPING);
         assertThat(channel.status()).isEqualTo(new ChannelStatus(ChannelStatus.Stage.WAITING, null));
 
-        channel.subscribe(new RecordingSubscriber<>(1, IncomingMessage::ack));
+        RecordingSubscriber<Order> subscriber = new RecordingSubscriber<>(Long.MAX_VALUE, IncomingMessage::ack);
+        channel.subscribe(subscriber);
+        assertThat(channel.status()).as("subscribed, not started").isEqualTo(new ChannelStatus(
+                ChannelStatus.Stage.WAITING, null));
+        assertThat(liveWorkerInstances()).as("no session before the start").isZero();
+
+        channel.start();
         assertThat(channel.status()).isEqualTo(new ChannelStatus(ChannelStatus.Stage.RUNNING, null));
+        await().atMost(WAIT).until(() -> subscriber.received().size() == 3);
 
         channel.close();
         assertThat(channel.status()).isEqualTo(new ChannelStatus(ChannelStatus.Stage.STOPPED, null));
@@ -205,6 +219,23 @@ class IncomingChannelTest {
         }
     }
 
+    @Test
+    void aChannelClosedBeforeItsStartNeverStartsASession() {
+        produce(3);
+        IncomingChannel<Order> channel = new IncomingChannel<>("orders", stream.consumer("billing")
+                .register(ConsumerConfig.defaults()), FAST, STOPPING);
+        RecordingSubscriber<Order> subscriber = new RecordingSubscriber<>(Long.MAX_VALUE, IncomingMessage::ack);
+        channel.subscribe(subscriber);
+
+        channel.close();
+        channel.start();
+
+        assertThat(channel.status()).isEqualTo(new ChannelStatus(ChannelStatus.Stage.STOPPED, null));
+        assertThat(liveWorkerInstances()).as("no session was started").isZero();
+        assertThat(subscriber.received()).isEmpty();
+        assertThat(stream.consumer("billing").inspect().claimed()).as("nothing claimed").isZero();
+    }
+
     /** Lets the channel run until the group's committed cursor reaches {@code last}, then stops it. */
     private void runUntilCommitted(IncomingChannel<Order> channel, long last) {
         try {
@@ -212,6 +243,10 @@ class IncomingChannelTest {
         } finally {
             channel.close();
         }
+    }
+
+    private long liveWorkerInstances() {
+        return stream.consumer("billing").workers().stream().mapToLong(Worker::liveInstances).sum();
     }
 
     private double liveInstances() {

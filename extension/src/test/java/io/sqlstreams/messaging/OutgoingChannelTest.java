@@ -86,6 +86,7 @@ class OutgoingChannelTest {
                 .build(), STOPPING);
         RecordingSubscriber<Order> read = new RecordingSubscriber<>(Long.MAX_VALUE, IncomingMessage::ack);
         reading.subscribe(read);
+        reading.start();
         try {
             await().atMost(WAIT).until(() -> read.received().size() == 2);
         } finally {

@@ -17,7 +17,7 @@ final class JournalRows {
     }
 
     record Entry(long messageId, String order, String key, String thread, String deployment, Instant startedAt,
-                 Instant ranAt, boolean succeeded, Duration timeout) {
+                 Instant ranAt, boolean succeeded, Duration timeout, int attempt) {
     }
 
     static List<Entry> read(String schema) throws SQLException {
@@ -29,7 +29,8 @@ final class JournalRows {
                 entries.add(new Entry(rows.getLong("message_id"), rows.getString("payment_order"),
                         rows.getString("message_key"), rows.getString("thread"), rows.getString("deployment"),
                         rows.getTimestamp("started_at").toInstant(), rows.getTimestamp("ran_at").toInstant(),
-                        rows.getBoolean("succeeded"), Duration.ofMillis(rows.getLong("timeout_ms"))));
+                        rows.getBoolean("succeeded"), Duration.ofMillis(rows.getLong("timeout_ms")),
+                        rows.getInt("attempt")));
             }
             return entries;
         }

@@ -63,6 +63,9 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
     private static final List<String> KEYED = List.of("reactive-keyed-a", "reactive-keyed-b");
     private static final String BAD = "reactive-bad-configuration";
     private static final int MESSAGES = 100;
+    private static final int WAITING_MESSAGES = 20;
+    private static final String WAITING_CHARGE = "waiting-charge";
+    private static final String WAITING_RECEIPT = "waiting-receipt";
     private static final String UNDEPLOYING = "reactive-undeploying";
     private static final String UNDEPLOYING_STREAM = "payments.undeploying";
     private static final String UNDEPLOYED = "undeployed";
@@ -208,6 +211,39 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
         assertThat(receipts()).as("one receipt per order, keyed by it").allSatisfy(receipt ->
                 assertThat(receipt.order()).isEqualTo("receipt-" + receipt.key()))
                 .extracting(JournalRows.Entry::key).doesNotHaveDuplicates();
+    }
+
+    /**
+     * Messages already waiting when the application deploys, on the channel's stream and on the stream of the
+     * receipts' {@code @ConsumerGroup} observer, run only once the application has started: the journal both write to
+     * takes its data source from an {@code @Resource}, which Payara binds only as the web module starts. Each is
+     * handled once, at its first attempt, and the channel keeps running.
+     */
+    @Test
+    void messagesWaitingAtTheDeployRunOnceTheApplicationHasStarted() throws Exception {
+        StreamHandle<Payment> receiptsStream = client(SCHEMA).stream(ReactiveCharges.RECEIPTS_STREAM, Payment.class);
+        receiptsStream.register();
+        List<Long> charges = produce(stream, WAITING_CHARGE, WAITING_MESSAGES);
+        List<Long> receipts = produce(receiptsStream, WAITING_RECEIPT, WAITING_MESSAGES);
+        whileDeployed(() -> {
+            await().atMost(WAIT).untilAsserted(() -> {
+                assertThat(stream.consumer(ReactiveCharges.GROUP).inspect().committed())
+                        .isGreaterThanOrEqualTo(charges.get(WAITING_MESSAGES - 1));
+                assertThat(receiptsStream.consumer(ReceiptJournal.GROUP).inspect().committed())
+                        .isGreaterThanOrEqualTo(receipts.get(WAITING_MESSAGES - 1));
+            });
+            assertRanOnceAtTheFirstAttempt(WAITING_CHARGE, charges);
+            assertRanOnceAtTheFirstAttempt(WAITING_RECEIPT, receipts);
+            assertTheGroupIsRunning();
+        });
+    }
+
+    private static void assertRanOnceAtTheFirstAttempt(String prefix, List<Long> ids) throws SQLException {
+        assertThat(JournalRows.read(SCHEMA)).filteredOn(run -> run.order().startsWith(prefix + "-"))
+                .as("the runs of the %s messages", prefix)
+                .allSatisfy(run -> assertThat(run.attempt()).as("attempt of %s", run.order()).isOne())
+                .allSatisfy(run -> assertThat(run.succeeded()).as("%s succeeded", run.order()).isTrue())
+                .extracting(JournalRows.Entry::messageId).containsExactlyInAnyOrderElementsOf(ids);
     }
 
     /**

@@ -70,6 +70,7 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
         stopWithTheApplication();
         Instant opened = runtime.clock().instant();
         runtime.hostChannel(group.address(), () -> health(settings.channel(), channel.status(), opened));
+        runtime.afterSessionsStart(channel::start);
         return ReactiveStreams.fromPublisher(channel);
     }
 
@@ -117,7 +118,7 @@ public class StreamConnector implements IncomingConnectorFactory, OutgoingConnec
     private static GroupState health(String channel, ChannelStatus status, Instant since) {
         return switch (status.stage()) {
             case WAITING -> new GroupState(GroupState.Status.NOT_STARTED, 0, "channel " + channel
-                    + " waits for its subscriber", since);
+                    + " waits for its subscriber and for the application to start", since);
             case RUNNING -> new GroupState(GroupState.Status.RUNNING, 0, null, since);
             case STOPPED -> status.failure() == null ? new GroupState(GroupState.Status.STOPPED, 0, null, since)
                     : new GroupState(GroupState.Status.FAILED, 0, status.failure().toString(), since);

@@ -19,7 +19,8 @@ import jakarta.inject.Inject;
 /**
  * Where a deployment's observers write down each call, in a table of the application's sqlstreams schema, so the
  * test client sees from outside the server what ran, how often, on which thread, in which deployment, when,
- * whether it succeeded, under which timeout, and for which due time ({@link MessageMeta#scheduledAt()}).
+ * whether it succeeded, under which timeout, for which due time ({@link MessageMeta#scheduledAt()}), and at which
+ * attempt.
  */
 @ApplicationScoped
 public class Journal {
@@ -43,13 +44,13 @@ public class Journal {
         return "CREATE TABLE IF NOT EXISTS " + schema + "." + TABLE + " (message_id bigint NOT NULL,"
                 + " payment_order text NOT NULL, message_key text, thread text NOT NULL, deployment text NOT NULL,"
                 + " started_at timestamptz NOT NULL, ran_at timestamptz NOT NULL, succeeded boolean NOT NULL,"
-                + " timeout_ms bigint NOT NULL, scheduled_at timestamptz NOT NULL)";
+                + " timeout_ms bigint NOT NULL, scheduled_at timestamptz NOT NULL, attempt int NOT NULL)";
     }
 
     /** Every row in the order the calls ended. */
     public static String selectAll(String schema) {
         return "SELECT message_id, payment_order, message_key, thread, deployment, started_at, ran_at, succeeded,"
-                + " timeout_ms FROM " + schema + "." + TABLE + " ORDER BY ran_at";
+                + " timeout_ms, attempt FROM " + schema + "." + TABLE + " ORDER BY ran_at";
     }
 
     /** A call that ends now, successfully. */
@@ -64,7 +65,7 @@ public class Journal {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement insert = connection.prepareStatement("INSERT INTO " + schema + "." + TABLE
                      + " (message_id, payment_order, message_key, thread, deployment, started_at, ran_at, succeeded,"
-                     + " timeout_ms, scheduled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                     + " timeout_ms, scheduled_at, attempt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             insert.setLong(1, meta.messageId());
             insert.setString(2, payment.order());
             insert.setString(3, meta.messageKey());
@@ -75,6 +76,7 @@ public class Journal {
             insert.setBoolean(8, succeeded);
             insert.setLong(9, meta.options().timeout().toMillis());
             insert.setTimestamp(10, Timestamp.from(meta.scheduledAt()));
+            insert.setInt(11, meta.attempt());
             insert.executeUpdate();
         }
     }
