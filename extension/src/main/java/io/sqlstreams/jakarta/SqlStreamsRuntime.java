@@ -75,7 +75,7 @@ public class SqlStreamsRuntime {
     private boolean started;
 
     void initialized(@Observes @Initialized(ApplicationScoped.class) Object payload) {
-        if (!WebModule.startsSessions(payload)) {
+        if (!WebModule.servletListenerStarts(payload)) {
             start();
         }
     }

@@ -18,7 +18,7 @@ final class WebModule {
      * sits in a web module's {@code WEB-INF}: Payara initialises a WAR's application scope with Weld's payload for
      * non-web modules, during the deployment, before the module's {@code java:comp/env} is bound.
      */
-    static boolean startsSessions(Object payload) {
+    static boolean servletListenerStarts(Object payload) {
         return isServletContext(payload) || inWebInf(WebModule.class.getProtectionDomain().getCodeSource());
     }
 
