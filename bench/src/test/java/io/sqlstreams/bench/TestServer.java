@@ -2,14 +2,17 @@ package io.sqlstreams.bench;
 
 import java.util.Optional;
 
-/** The server the bench tests measure: {@code SQLSTREAMS_TEST_JDBC_URL} when set, else an embedded one. */
-final class TestServer {
-    static final String URL_VARIABLE = "SQLSTREAMS_TEST_JDBC_URL";
+import io.sqlstreams.testing.TestPostgres;
 
+/**
+ * The server the bench tests measure: the one the extension's tests are pointed at ({@code SQLSTREAMS_TEST_JDBC_URL},
+ * or this JVM's entry of {@code SQLSTREAMS_TEST_JDBC_URLS}) when set, else an embedded one.
+ */
+final class TestServer {
     private TestServer() {
     }
 
     static Optional<String> jdbcUrl() {
-        return Optional.ofNullable(System.getenv(URL_VARIABLE)).map(String::trim).filter(url -> !url.isEmpty());
+        return TestPostgres.configuredUrl();
     }
 }

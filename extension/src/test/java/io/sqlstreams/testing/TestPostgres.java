@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -18,12 +19,16 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
  * The one PostgreSQL server of a test JVM, reached through a connection pool: the server named by {@code SQLSTREAMS_TEST_JDBC_URL} (environment
- * variable, or the system property {@code sqlstreams.test.jdbc.url}) when set, otherwise an embedded
- * PostgreSQL started on first use and stopped when the JVM exits.
+ * variable, or the system property {@code sqlstreams.test.jdbc.url}) when set, or this JVM's entry of
+ * {@code SQLSTREAMS_TEST_JDBC_URLS} (one server per test JVM), otherwise an embedded PostgreSQL started on first use
+ * and stopped when the JVM exits.
  */
 public final class TestPostgres {
     public static final String URL_VARIABLE = "SQLSTREAMS_TEST_JDBC_URL";
+    public static final String URLS_VARIABLE = "SQLSTREAMS_TEST_JDBC_URLS";
     public static final String URL_PROPERTY = "sqlstreams.test.jdbc.url";
+    /** The number of this test JVM, 1 to the number of test JVMs: surefire's fork number, passed by the build. */
+    public static final String FORK_PROPERTY = "sqlstreams.test.fork";
     private static final int POOL_SIZE = 24;
 
     private static final int DEDICATED_POOL_SIZE = 4;
@@ -81,11 +86,35 @@ public final class TestPostgres {
 
     /** The JDBC URL a test run was pointed at, if any. */
     public static Optional<String> configuredUrl() {
-        String url = System.getProperty(URL_PROPERTY);
-        if (url == null || url.isBlank()) {
-            url = System.getenv(URL_VARIABLE);
+        Optional<String> url = nonBlank(System.getProperty(URL_PROPERTY))
+                .or(() -> nonBlank(System.getenv(URL_VARIABLE)));
+        Optional<String> urls = nonBlank(System.getenv(URLS_VARIABLE));
+        if (urls.isEmpty()) {
+            return url;
         }
-        return url == null || url.isBlank() ? Optional.empty() : Optional.of(url.trim());
+        if (url.isPresent()) {
+            throw new IllegalStateException("both " + URL_VARIABLE + " (or " + URL_PROPERTY + ") and "
+                    + URLS_VARIABLE + " are set: name one server for all test JVMs or one per test JVM, not both");
+        }
+        return Optional.of(forkEntry(urls.get()));
+    }
+
+    /** This JVM's entry of the comma-separated list: the first in a JVM the build did not number (failsafe's). */
+    private static String forkEntry(String urls) {
+        String[] entries = urls.split(",", -1);
+        if (Arrays.stream(entries).anyMatch(String::isBlank)) {
+            throw new IllegalStateException(URLS_VARIABLE + " has an empty entry: '" + urls + "'");
+        }
+        int fork = Integer.parseInt(System.getProperty(FORK_PROPERTY, "1"));
+        if (fork > entries.length) {
+            throw new IllegalStateException(URLS_VARIABLE + " names " + entries.length + " server(s), none for test"
+                    + " JVM " + fork + ": name one per test JVM (sqlstreams.test.forks, times -T in a parallel build)");
+        }
+        return entries[fork - 1].trim();
+    }
+
+    private static Optional<String> nonBlank(String value) {
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
     }
 
     /** Which server the tests use, for messages. */
