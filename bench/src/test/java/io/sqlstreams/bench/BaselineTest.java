@@ -8,6 +8,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.testing.TestPostgres;
+
 /** Baselines (a) and (b) at smoke sizes: they measure something, and their ledgers balance. */
 class BaselineTest {
     private static final Duration MEASUREMENT = BenchOptions.SMOKE_MEASUREMENT;
@@ -17,7 +19,7 @@ class BaselineTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = BenchServer.start(TestServer.jdbcUrl());
+        server = BenchServer.start(TestPostgres.configuredUrl());
         schema = ThrowawaySchema.create(server.dataSource());
     }
 

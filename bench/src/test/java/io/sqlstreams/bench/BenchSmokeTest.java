@@ -11,6 +11,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.testing.TestPostgres;
+
 /** The {@code produce} scenario end to end in smoke mode: a results file with every row and a balanced ledger. */
 class BenchSmokeTest {
     private static final Path OUT = Path.of("target", "bench-smoke");
@@ -20,7 +22,7 @@ class BenchSmokeTest {
         Path report = OUT.resolve(LocalDate.now() + "-produce.md");
         Files.deleteIfExists(report);
         List<String> args = new ArrayList<>(List.of("produce", "--smoke", "--out", OUT.toString()));
-        TestServer.jdbcUrl().ifPresent(url -> args.addAll(List.of("--jdbc-url", url)));
+        TestPostgres.configuredUrl().ifPresent(url -> args.addAll(List.of("--jdbc-url", url)));
 
         int status = Bench.run(args.toArray(String[]::new));
 

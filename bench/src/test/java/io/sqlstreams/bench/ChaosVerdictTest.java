@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.sqlstreams.Concurrency;
+import io.sqlstreams.testing.TestPostgres;
 
 /**
  * The chaos lab's checks against ledgers written by hand on a real PostgreSQL: each broken promise is planted once
@@ -36,7 +37,7 @@ class ChaosVerdictTest {
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = BenchServer.start(TestServer.jdbcUrl());
+        server = BenchServer.start(TestPostgres.configuredUrl());
     }
 
     @AfterAll

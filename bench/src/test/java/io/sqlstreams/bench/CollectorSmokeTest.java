@@ -11,6 +11,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.testing.TestPostgres;
+
 /**
  * The {@code collector} scenario end to end in smoke mode: the collector pass and its round-trip baseline, their
  * comparison, and a balanced ledger of the measurements the passes recorded.
@@ -23,7 +25,7 @@ class CollectorSmokeTest {
         Path report = OUT.resolve(LocalDate.now() + "-collector.md");
         Files.deleteIfExists(report);
         List<String> args = new ArrayList<>(List.of("collector", "--smoke", "--out", OUT.toString()));
-        TestServer.jdbcUrl().ifPresent(url -> args.addAll(List.of("--jdbc-url", url)));
+        TestPostgres.configuredUrl().ifPresent(url -> args.addAll(List.of("--jdbc-url", url)));
 
         int status = Bench.run(args.toArray(String[]::new));
 

@@ -11,6 +11,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.testing.TestPostgres;
+
 /**
  * The consume-side scenarios ({@code drain}, {@code sustained}, {@code latency}, {@code handler}, {@code failure},
  * {@code keys}, {@code retention}, {@code mvcc}, {@code fence}) end to end in smoke mode, most cut below their smoke
@@ -152,7 +154,7 @@ class ConsumeSmokeTest {
         Files.deleteIfExists(report);
         List<String> args = new ArrayList<>(List.of(scenario, "--smoke", "--seconds", "0.2", "--out", OUT.toString()));
         args.addAll(List.of(extra));
-        TestServer.jdbcUrl().ifPresent(url -> args.addAll(List.of("--jdbc-url", url)));
+        TestPostgres.configuredUrl().ifPresent(url -> args.addAll(List.of("--jdbc-url", url)));
 
         int status = Bench.run(args.toArray(String[]::new));
 

@@ -12,6 +12,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.testing.TestPostgres;
+
 /**
  * {@code bench handler-forms} end to end in smoke mode: the realistic shape drained by plain, transactional and batch
  * handlers in consumer JVMs, every form's figures and ratios in the report, a balanced ledger and the invariants kept.
@@ -25,7 +27,7 @@ class HandlerFormsSmokeTest {
         Path report = OUT.resolve(LocalDate.now() + "-handler-forms.md");
         Files.deleteIfExists(report);
         List<String> args = new ArrayList<>(List.of("handler-forms", "--smoke", "--out", OUT.toString()));
-        TestServer.jdbcUrl().ifPresent(url -> args.addAll(List.of("--jdbc-url", url)));
+        TestPostgres.configuredUrl().ifPresent(url -> args.addAll(List.of("--jdbc-url", url)));
 
         int status = Bench.run(args.toArray(String[]::new));
 

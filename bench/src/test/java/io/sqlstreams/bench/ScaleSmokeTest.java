@@ -12,6 +12,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlstreams.testing.TestPostgres;
+
 /**
  * {@code bench scale} end to end in smoke mode: separate consumer and producer JVMs, every process count's drain and
  * the realistic shape's producer and groups in the report, a balanced ledger, the invariants kept and the cost table
@@ -25,7 +27,7 @@ class ScaleSmokeTest {
         Path report = OUT.resolve(LocalDate.now() + "-scale.md");
         Files.deleteIfExists(report);
         List<String> args = new ArrayList<>(List.of("scale", "--smoke", "--seconds", "0.5", "--out", OUT.toString()));
-        TestServer.jdbcUrl().ifPresent(url -> args.addAll(List.of("--jdbc-url", url)));
+        TestPostgres.configuredUrl().ifPresent(url -> args.addAll(List.of("--jdbc-url", url)));
 
         int status = Bench.run(args.toArray(String[]::new));
 
