@@ -76,6 +76,7 @@ final class ConsumeSession<T> implements ConsumerSession {
     private final List<Loop> workLoops = new ArrayList<>();
     private final List<Loop> upkeepLoops = new ArrayList<>();
     private volatile Loop heartbeat;
+    private volatile Loop exceptionPath;
     private Wakeups.Subscription wakeups;
     private GroupObservation gauges = GroupObservation.NONE;
 
@@ -152,7 +153,7 @@ final class ConsumeSession<T> implements ConsumerSession {
                         queue.add(DispatchUnit.whole(range));
                     }
                 }, transactional);
-        RangeRecorder recorder = new RangeRecorder(engine, group, counters, keyLeases);
+        RangeRecorder recorder = new RangeRecorder(engine, group, counters, keyLeases, this::wakeExceptionPath);
         committer = new RangeCommitter(engine, group, recorder, config, executors.recorder, gate::nudge);
         RangeRun.Parts rangeParts = new RangeRun.Parts(engine, group, handlerExecutor, executors.timer, budget,
                 keyLeases, recorder, committer, config, counters, slowDispatches);
@@ -174,7 +175,15 @@ final class ConsumeSession<T> implements ConsumerSession {
         Loop claiming = loop(workLoops, "claim", claims);
         wakeups = engine.wakeups().subscribe(group.streamId(), claiming::wake);
         loop(workLoops, "dispatch", dispatcher);
-        loop(workLoops, "exceptions", exceptions);
+        exceptionPath = loop(workLoops, "exceptions", exceptions);
+    }
+
+    /** Retries were written: the exception path learns when the first comes due instead of waiting a poll. */
+    private void wakeExceptionPath() {
+        Loop path = exceptionPath;
+        if (path != null) {
+            path.wake();
+        }
     }
 
     private List<Measurement> readGroupGauges() {

@@ -110,6 +110,17 @@ final class ExceptionConsumer<T> {
     }
 
     /**
+     * How long the path may rest before a ready row comes due: {@code longest}, or less when one comes due sooner.
+     * Rows that are due but could not be claimed (their key busy) are not counted: they wait {@code longest}.
+     */
+    Duration rest(ConsumerConfig config, Duration longest) {
+        int budget = config.resolvedMessageMax().retry().maxRetries();
+        Optional<Duration> due = engine.database().autoCommit("reading when the next exception of "
+                + group.describe() + " is due", connection -> queries.nextDue(connection, queue, budget));
+        return due.filter(dueIn -> dueIn.compareTo(longest) < 0).orElse(longest);
+    }
+
+    /**
      * Runs one row and writes its outcome; false when it went back without running (key busy, superseded). A halt
      * while it runs leaves the row to its lease.
      */

@@ -10,8 +10,9 @@ import io.sqlstreams.engine.context.Engine;
 import io.sqlstreams.engine.loop.Loop;
 
 /**
- * The exception loop: one pass of the {@link ExceptionConsumer} after another, a poll period apart when idle; none
- * while the group is paused.
+ * The exception loop: one pass of the {@link ExceptionConsumer} after another. Idle, it rests a poll period, or
+ * until the next ready row comes due when that is sooner, or until {@link Loop#wake() woken} because the session
+ * wrote exception rows; none while the group is paused.
  */
 final class ExceptionLoop<T> implements Loop.Body {
     private final Engine engine;
@@ -38,18 +39,17 @@ final class ExceptionLoop<T> implements Loop.Body {
             loop.pause(pollRate);
             return;
         }
-        int ran;
         try {
             ConsumerConfig current = config.current();
-            ran = exceptions.pass(options.resolvedBatchLimit(), current, options.rangeLeaseDuration(current), budget,
-                    loop::stopping);
+            int ran = exceptions.pass(options.resolvedBatchLimit(), current, options.rangeLeaseDuration(current),
+                    budget, loop::stopping);
+            if (ran == 0) {
+                loop.pauseUnlessWoken(exceptions.rest(current, pollRate));
+            }
         } catch (SqlStreamsException passFailure) {
             SessionFailure.rethrowIfEnding(passFailure);
             engine.diagnostics().event(Code.SQL0120, "exception pass of " + group.describe()
                     + " failed; retrying in " + pollRate.toMillis() + " ms: " + passFailure.getMessage());
-            ran = 0;
-        }
-        if (ran == 0) {
             loop.pause(pollRate);
         }
     }

@@ -27,12 +27,16 @@ final class RangeRecorder {
     private final KeyLeases keys;
     private final GroupIds ids;
     private final ClaimQueries queries;
+    private final Runnable retriesWritten;
 
-    RangeRecorder(Engine engine, RegisteredGroup group, SessionCounterSet counters, KeyLeases keys) {
+    /** @param retriesWritten run once a recording that left ready exception rows (retries, delays) committed */
+    RangeRecorder(Engine engine, RegisteredGroup group, SessionCounterSet counters, KeyLeases keys,
+                  Runnable retriesWritten) {
         this.engine = engine;
         this.group = group;
         this.counters = counters;
         this.keys = keys;
+        this.retriesWritten = retriesWritten;
         this.ids = group.ids();
         this.queries = new ClaimQueries(engine.sql());
     }
@@ -153,6 +157,9 @@ final class RangeRecorder {
         if (dead > 0) {
             engine.diagnostics().event(Code.SQL0028, dead + " message(s) of " + range.describe() + " of "
                     + group.describe() + " dead-lettered (dead_count=" + dead + ")");
+        }
+        if (record.outcomes().stream().anyMatch(row -> row.status() == ExceptionStatus.READY)) {
+            retriesWritten.run();
         }
     }
 

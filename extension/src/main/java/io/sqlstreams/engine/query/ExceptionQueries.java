@@ -97,6 +97,14 @@ public final class ExceptionQueries {
         }
     }
 
+    /** How long until the group's soonest ready row with runs left becomes due; empty when none waits. */
+    public Optional<Duration> nextDue(Connection connection, Queue queue, int maxRetries) throws SQLException {
+        try (BoundStatement next = prepare(connection, "next_exception_due", queue)) {
+            return next.bind("group_id", queue.groupId()).bind("max_retries", maxRetries)
+                    .queryOne(row -> Duration.ofNanos(row.getLong("due_in_micros") * 1_000));
+        }
+    }
+
     /** Claims due rows in id order, skipping rows other claimants hold, each under a lease of its own. */
     public List<ClaimedRow> claim(Connection connection, Queue queue, ClaimRequest request) throws SQLException {
         try (BoundStatement claim = prepare(connection, "claim_exceptions", queue)) {

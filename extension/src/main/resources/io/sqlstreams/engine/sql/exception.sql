@@ -64,6 +64,16 @@ SELECT c.message_id, c.attempts, c.delays, c.lease_token, c.message_key, m.routi
 FROM claimed c JOIN {schema}.message_log_{id} m ON m.id = c.message_id
 ORDER BY c.message_id
 
+-- name: next_exception_due
+-- How long until the soonest ready row that is not due yet becomes due, measured by the server's clock, as the claim
+-- compares it; no row when none waits.
+SELECT (extract(epoch FROM can_run_after - now()) * 1000000)::int8 AS due_in_micros
+FROM {schema}.exception_queue_{id}
+WHERE consumer_group_id = :group_id AND status = 'ready' AND can_run_after > now()
+  AND attempts - delays < :max_retries
+ORDER BY can_run_after
+LIMIT 1
+
 -- name: start_exception_run
 -- Run on the handler's thread just before the handler: from here on the run counts. Sets the run's number rather
 -- than adding one, so a retried statement cannot count a run twice.

@@ -150,6 +150,38 @@ class DeliveryOutcomesTest extends DeliveryTestBase {
     }
 
     @Test
+    void retriesAndDelaysDueBeforeTheNextPollRunWhenDue() {
+        ConsumerConfig declaration = ConsumerConfig.builder()
+                .exceptionInitialBackoff(Duration.ofMillis(50))
+                .message(MessageOptions.builder().timeout(Duration.ofSeconds(5)).retry(RetryPolicy.builder()
+                        .maxRetries(3).baseDelay(Duration.ofMillis(50)).maxDelay(Duration.ofMillis(100)).build())
+                        .build())
+                .build();
+        DeliveryScenario scenario = scenario("duesoon", DeliveryLogMode.FAILURES, declaration, 3);
+        long failing = scenario.ids().get(0);
+        long delayed = scenario.ids().get(2);
+        Duration poll = Duration.ofMinutes(10);
+        scenario.start(ledger.handler((message, meta) -> {
+            if (meta.messageId() == failing && ledger.runCount(failing) <= 2) {
+                throw new IllegalStateException("fails twice " + failing);
+            }
+            if (meta.messageId() == delayed && ledger.runCount(delayed) == 1) {
+                throw Outcome.delay(Duration.ofMillis(50));
+            }
+        }), relaxedSession().claimPollRate(poll).batchLimit(10).build(), sessions);
+
+        await("both retried long before the " + poll + " poll; the first claim ran at the start")
+                .atMost(PATIENCE).until(() -> ledger.count(failing, Result.SUCCESS) == 1
+                        && ledger.count(delayed, Result.SUCCESS) == 1 && scenario.tables().exceptions().isEmpty());
+
+        assertThat(ledger.runsOf(failing)).extracting(DeliveryLedger.Run::attempt).containsExactly(1, 2, 3);
+        assertThat(ledger.runsOf(delayed)).extracting(DeliveryLedger.Run::result)
+                .containsExactly(Result.DELAY, Result.SUCCESS);
+        assertThat(ledger.runsOf(scenario.ids().get(1))).extracting(DeliveryLedger.Run::result)
+                .containsExactly(Result.SUCCESS);
+    }
+
+    @Test
     void delaysNeverCountAsFailures() {
         DeliveryScenario scenario = scenario("delays", DeliveryLogMode.FAILURES, quickRetries(1, Duration.ofSeconds(5)), 3);
         long delayed = scenario.ids().get(0);
