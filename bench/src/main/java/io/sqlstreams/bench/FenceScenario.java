@@ -97,11 +97,13 @@ final class FenceScenario implements Scenario {
 
         List<String> rateDetails = new ArrayList<>();
         figures.addAll(context.repetitions().measurePaired(
-                ALONE_RATE_LABEL, () -> LatencyScenario.atRate(context, client, RATE, phase, POLL_RATE, rateDetails),
+                ALONE_RATE_LABEL, () -> LatencyScenario.atRate(context, client, RATE, phase,
+                        LatencyScenario.consume(POLL_RATE), rateDetails),
                 NEIGHBOUR_RATE_LABEL, () -> {
                     try (TransactionalNeighbour neighbour = TransactionalNeighbour.start(context, client,
                             RANGE_WORK)) {
-                        Sample sample = LatencyScenario.atRate(context, client, RATE, phase, POLL_RATE, rateDetails);
+                        Sample sample = LatencyScenario.atRate(context, client, RATE, phase,
+                                LatencyScenario.consume(POLL_RATE), rateDetails);
                         rateDetails.add(neighbour.describe());
                         return sample;
                     }

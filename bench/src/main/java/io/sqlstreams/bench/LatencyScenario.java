@@ -49,6 +49,11 @@ final class LatencyScenario implements Scenario {
         return "pickup after idle, claimPollRate " + pollRate.toMillis() + " ms (ms)";
     }
 
+    static String defaultsLabel(int rate) {
+        return String.format(Locale.ROOT, "commit → handler entry at %,d msg/s, default ConsumeOptions (handled msg/s;"
+                + " ms)", rate);
+    }
+
     static ConsumeOptions consume(Duration pollRate) {
         return ConsumeOptions.builder().batchLimit(BATCH_LIMIT).queueSize(2 * BATCH_LIMIT)
                 .messageConcurrency(MESSAGE_CONCURRENCY).claimPollRate(pollRate).build();
@@ -80,11 +85,16 @@ final class LatencyScenario implements Scenario {
                         + " repetition, one producing thread on a second client (its own connections and wake-up"
                         + " announcer, as another process would have).", BATCH_LIMIT, 2 * BATCH_LIMIT, MESSAGE_CONCURRENCY,
                 phase.toMillis() / 1000.0, CALLERS, pickups));
+        Duration warmup = Warmup.limit(context);
+        int warmupRate = RATES.get(RATES.size() - 1);
+        notes.add(Warmup.run(context, rateLabel(warmupRate, POLL_RATES.get(0)).replaceAll(" \\(.*", "") + ", cut to "
+                        + warmup.toSeconds() + " s", () -> atRate(context, client, warmupRate, warmup,
+                consume(POLL_RATES.get(0)), new ArrayList<>())));
         for (Duration pollRate : POLL_RATES) {
             for (int rate : RATES) {
                 List<String> details = new ArrayList<>();
                 figures.add(repetitions.measure(rateLabel(rate, pollRate),
-                        () -> atRate(context, client, rate, phase, pollRate, details)));
+                        () -> atRate(context, client, rate, phase, consume(pollRate), details)));
                 notes.add(rateLabel(rate, pollRate).replaceAll(" \\(.*", "") + ": " + String.join("; ", details));
             }
             List<String> details = new ArrayList<>();
@@ -92,12 +102,18 @@ final class LatencyScenario implements Scenario {
                     () -> pickups(context, client, producing, pickups, pollRate, details)));
             notes.add(pickupLabel(pollRate).replace(" (ms)", "") + ": " + String.join("; ", details));
         }
+        int defaultsRate = RATES.get(RATES.size() - 1);
+        List<String> defaultsDetails = new ArrayList<>();
+        figures.add(repetitions.measure(defaultsLabel(defaultsRate), () -> atRate(context, client, defaultsRate, phase,
+                ConsumeOptions.builder().build(), defaultsDetails)));
+        notes.add(defaultsLabel(defaultsRate).replaceAll(" \\(.*", "") + " (batchLimit 4 growing with a backlog,"
+                + " messageConcurrency 1, claimPollRate 500 ms): " + String.join("; ", defaultsDetails));
         notes.add("Target (BENCHMARKS.md): pickup after idle p50 ≤ 10 ms across processes.");
         return new ScenarioResult(figures, List.of(), notes);
     }
 
     /** One repetition at {@code rate}: commit → handler entry of one session on a fresh stream and group. */
-    static Sample atRate(BenchContext context, SqlStreams client, int rate, Duration phase, Duration pollRate,
+    static Sample atRate(BenchContext context, SqlStreams client, int rate, Duration phase, ConsumeOptions consume,
                          List<String> details) throws Exception {
         long total = Math.max(1, Math.round(rate * (phase.toNanos() / 1e9)));
         try (BenchStream stream = BenchStream.register(client, context.dataSource(), context.schema(), "latency")) {
@@ -109,7 +125,7 @@ final class LatencyScenario implements Scenario {
             Pacer.Outcome sent;
             long lastHandled;
             try (GroupSessions sessions = GroupSessions.start(List.of(client), stream.name(), group, handler,
-                    consume(pollRate))) {
+                    consume)) {
                 try (Producer<BenchPayload> producer = stream.handle().producer().register()) {
                     sent = Pacer.run("latency-" + rate, producer, CALLERS, rate, total, Duration.ofSeconds(10));
                 }

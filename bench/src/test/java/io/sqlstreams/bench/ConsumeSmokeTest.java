@@ -56,7 +56,7 @@ class ConsumeSmokeTest {
     }
 
     @Test
-    void latencySmokeRunReportsBothRatesAndPickupsForBothPollRates() throws Exception {
+    void latencySmokeRunReportsBothRatesAndPickupsForBothPollRatesAndTheDefaultOptions() throws Exception {
         String text = run("latency", "--step-seconds", "1", "--pickups", "1");
 
         for (var pollRate : LatencyScenario.POLL_RATES) {
@@ -65,6 +65,7 @@ class ConsumeSmokeTest {
             }
             assertThat(text).contains("| " + LatencyScenario.pickupLabel(pollRate) + " |");
         }
+        assertThat(text).contains("| " + LatencyScenario.defaultsLabel(1_000) + " |", "Warm-up: ");
     }
 
     @Test
