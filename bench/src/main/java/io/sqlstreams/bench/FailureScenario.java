@@ -12,10 +12,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.LongStream;
 
+import io.sqlstreams.Concurrency;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.MessageHandler;
 import io.sqlstreams.MessageMeta;
 import io.sqlstreams.MessageOptions;
+import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.RetryPolicy;
 import io.sqlstreams.SqlStreams;
 
@@ -25,7 +27,8 @@ import io.sqlstreams.SqlStreams;
  * failing their first run and succeeding on the retry, each of those two with a fixed number of poison messages that
  * fail every run until the retry budget is spent and they are dead-lettered. Figures: handled msg/s against the
  * reference of the same run, e2e latency (scheduled send → entry of the successful run), and the dead letters,
- * which must be exactly the poison messages.
+ * which must be exactly the poison messages. All of it twice: unkeyed, and with {@value #ORDERED_KEYS} ordered keys,
+ * where a failed message holds back its key's later messages and every key's successes must come in id order.
  */
 final class FailureScenario implements Scenario {
     static final int DEFAULT_RATE = 2_000;
@@ -44,10 +47,14 @@ final class FailureScenario implements Scenario {
                     .maxDelay(MAX_RETRY_DELAY).build()).build())
             .exceptionInitialBackoff(RETRY_DELAY).build();
 
-    static String label(int percent, int poison, int rate) {
+    /** The ordered-keys form: message k has key k<k mod ORDERED_KEYS>, every message run under the ordered policy. */
+    static final int ORDERED_KEYS = 1_024;
+
+    static String label(boolean ordered, int percent, int poison, int rate) {
         String failing = percent == 0 ? "nothing failing (reference)"
                 : percent + " % failing once + " + poison + " poison";
-        return String.format(Locale.ROOT, "failure: %s at %,d msg/s offered (handled msg/s; e2e ms)", failing, rate);
+        return String.format(Locale.ROOT, "failure%s: %s at %,d msg/s offered (handled msg/s; e2e ms)",
+                ordered ? String.format(Locale.ROOT, ", %,d ordered keys", ORDERED_KEYS) : "", failing, rate);
     }
 
     @Override
@@ -60,12 +67,25 @@ final class FailureScenario implements Scenario {
         return "The failure path: retried and poison messages in the sustained shape (BENCHMARKS.md #6)";
     }
 
-    /** What the runs' dead letters add up to, for the invariants. */
+    /** What the runs' dead letters and key order add up to, for the invariants. */
     private static final class DeadTally {
         final LongAdder dead = new LongAdder();
         final LongAdder poison = new LongAdder();
         final LongAdder deadNotPoison = new LongAdder();
         final LongAdder poisonNotDead = new LongAdder();
+        final LongAdder orderViolations = new LongAdder();
+    }
+
+    /** The group and produce options of one form: unkeyed, or ordered keys. */
+    private record Form(boolean ordered) {
+        ConsumerConfig group() {
+            return ordered ? GROUP.toBuilder().concurrencyOverride(Concurrency.ORDERED).build() : GROUP;
+        }
+
+        ProduceOptions options(long k) {
+            return ordered ? ProduceOptions.builder().messageKey(KeysScenario.key(k, ORDERED_KEYS)).build()
+                    : ProduceOptions.none();
+        }
     }
 
     @Override
@@ -92,21 +112,32 @@ final class FailureScenario implements Scenario {
                 MAX_RETRY_DELAY.toMillis(), MAX_RETRIES, poison));
         long warmupTotal = Math.min(total, Math.round(rate * (Warmup.limit(context).toNanos() / 1e9)));
         notes.add(Warmup.run(context, String.format(Locale.ROOT, "the reference run cut to %,d messages", warmupTotal),
-                () -> runOnce(context, admin, clients, FailurePlan.of(0, 0, warmupTotal), rate, warmupTotal,
-                        new ArrayList<>(), new DeadTally())));
+                () -> runOnce(context, admin, clients, new Form(false), FailurePlan.of(0, 0, warmupTotal), rate,
+                        warmupTotal, new ArrayList<>(), new DeadTally())));
+        notes.add(String.format(Locale.ROOT, "The ordered-keys form: message k has key k<k mod %,d>, the group declared"
+                + " with concurrencyOverride ordered; a failed message holds its key's later messages until its retry"
+                + " succeeds (or it is dead-lettered), and no success of a key may come after a success of a higher id"
+                + " of that key (order violations).", ORDERED_KEYS));
         List<Figure> figures = new ArrayList<>();
         List<Comparison> comparisons = new ArrayList<>();
-        for (int percent : FAILING_PERCENT) {
-            FailurePlan plan = FailurePlan.of(percent, percent == 0 ? 0 : poison, total);
-            List<String> details = new ArrayList<>();
-            Figure figure = context.repetitions().measure(label(percent, poison, rate),
-                    () -> runOnce(context, admin, clients, plan, rate, total, details, tally));
-            if (percent > 0) {
-                comparisons.add(new Comparison(figure, figures.get(0), "the reference run, nothing failing"));
+        for (Form form : List.of(new Form(false), new Form(true))) {
+            Figure reference = null;
+            for (int percent : FAILING_PERCENT) {
+                FailurePlan plan = FailurePlan.of(percent, percent == 0 ? 0 : poison, total);
+                List<String> details = new ArrayList<>();
+                Figure figure = context.repetitions().measure(label(form.ordered(), percent, poison, rate),
+                        () -> runOnce(context, admin, clients, form, plan, rate, total, details, tally));
+                if (reference == null) {
+                    reference = figure;
+                } else {
+                    comparisons.add(new Comparison(figure, reference, "the reference run of this form, nothing"
+                            + " failing"));
+                }
+                figures.add(figure);
+                notes.add(String.format(Locale.ROOT, "%s: %,d messages fail their first run; %s",
+                        figure.label().replaceAll(" \\(.*", ""), plan.failingFirstRuns(total),
+                        String.join("; ", details)));
             }
-            figures.add(figure);
-            notes.add(String.format(Locale.ROOT, "%s: %,d messages fail their first run; %s",
-                    figure.label().replaceAll(" \\(.*", ""), plan.failingFirstRuns(total), String.join("; ", details)));
         }
         notes.add(String.format(Locale.ROOT, "Dead letters over every run: %,d, against %,d poison messages stored.",
                 tally.dead.sum(), tally.poison.sum()));
@@ -115,13 +146,17 @@ final class FailureScenario implements Scenario {
                         + " that fail once at most: they must have succeeded on their retry"),
                 Invariant.zero("poison not dead", tally.poisonNotDead.sum(), "stored poison messages without a dead"
                         + " exception row once the run settled: the dead-letter count must equal the poison count"),
+                Invariant.zero("order violations", tally.orderViolations.sum(), "successes of an ordered key after"
+                        + " a success of a higher id of the same key"),
                 Invariant.counted("dead letters", tally.dead.sum(), "dead exception rows over every run"));
         return new ScenarioResult(figures, comparisons, notes, invariants);
     }
 
-    private Sample runOnce(BenchContext context, SqlStreams admin, List<SqlStreams> clients, FailurePlan plan,
-                           int rate, long total, List<String> details, DeadTally tally) throws Exception {
-        try (PacedStep paced = PacedStep.register(context, admin, "failure", GROUP)) {
+    private Sample runOnce(BenchContext context, SqlStreams admin, List<SqlStreams> clients, Form form,
+                           FailurePlan plan, int rate, long total, List<String> details, DeadTally tally)
+            throws Exception {
+        try (PacedStep paced = PacedStep.register(context, admin, "failure", form.group())) {
+            Map<String, Long> highestSucceeded = new ConcurrentHashMap<>();
             HandledLog log = new HandledLog(total / SustainedScenario.MESSAGE_CONCURRENCY
                     / SustainedScenario.SESSIONS + 1024, true);
             Set<Long> failedOnce = ConcurrentHashMap.newKeySet();
@@ -138,6 +173,15 @@ final class FailureScenario implements Scenario {
                     failedRuns.increment();
                     throw new IllegalStateException("planned failure of message " + payload.id());
                 }
+                if (form.ordered()) {
+                    long id = meta.messageId();
+                    highestSucceeded.merge(meta.messageKey(), id, (highest, next) -> {
+                        if (next < highest) {
+                            tally.orderViolations.increment();
+                        }
+                        return Math.max(highest, next);
+                    });
+                }
                 log.record(meta.messageId(), BenchClock.nowMicros() - payload.sentAtMicros());
             };
             long groupId = admin.stream(paced.stream().name(), BenchPayload.class).consumer(paced.group()).get()
@@ -145,7 +189,7 @@ final class FailureScenario implements Scenario {
             DeadLetters deadLetters = new DeadLetters(context.dataSource(), paced.stream(), groupId);
             long poison = plan.poisonIndices().length;
             PacedStep.Outcome run = paced.run(clients, handler, log, SustainedScenario.CONSUME, rate, total,
-                    SustainedScenario.callers(rate), (sent, slice) -> log.awaitCount(sent.acknowledged() - poison,
+                    SustainedScenario.callers(rate), form::options, (sent, slice) -> log.awaitCount(sent.acknowledged() - poison,
                             slice) && deadLetters.count() >= poison);
             long[] poisonIds = deadLetters.storedWithIndex(plan.poisonIndices());
             long[] deadIds = deadLetters.deadIds();

@@ -5,10 +5,12 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongFunction;
 
 import io.sqlstreams.ConsumeOptions;
 import io.sqlstreams.ConsumerConfig;
 import io.sqlstreams.MessageHandler;
+import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.Producer;
 import io.sqlstreams.SqlStreams;
 
@@ -95,12 +97,19 @@ record PacedStep(BenchContext context, BenchStream stream, String group, Consume
      */
     Outcome run(List<SqlStreams> clients, MessageHandler<BenchPayload> handler, HandledLog log, ConsumeOptions consume,
                 int rate, long total, int callers, Settled settled) throws Exception {
+        return run(clients, handler, log, consume, rate, total, callers, k -> ProduceOptions.none(), settled);
+    }
+
+    /** {@link #run}, payload {@code k} produced with {@code options.apply(k)}. */
+    Outcome run(List<SqlStreams> clients, MessageHandler<BenchPayload> handler, HandledLog log, ConsumeOptions consume,
+                int rate, long total, int callers, LongFunction<ProduceOptions> options, Settled settled)
+            throws Exception {
         try (GroupSessions sessions = GroupSessions.start(clients, stream.name(), group, handler, consume, config)) {
             Pacer.Outcome sent;
             List<BacklogSampler.Point> backlog;
             try (Producer<BenchPayload> producer = stream.handle().producer().register();
                  BacklogSampler sampler = BacklogSampler.start(context.dataSource(), stream)) {
-                sent = Pacer.run(group + "-" + rate, producer, callers, rate, total, GIVE_UP);
+                sent = Pacer.run(group + "-" + rate, producer, callers, rate, total, GIVE_UP, options);
                 backlog = sampler.stop();
             }
             long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(60, sent.acknowledged() / 2_000)).toNanos();

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongFunction;
 
+import io.sqlstreams.ProduceOptions;
 import io.sqlstreams.ProduceResult;
 import io.sqlstreams.Producer;
 
@@ -60,6 +62,12 @@ final class Pacer {
     /** Sends {@code total} payloads through {@code producer.produce} at {@code rate}, from {@code callers} threads. */
     static Outcome run(String name, Producer<BenchPayload> producer, int callers, double rate, long total,
                        Duration giveUp) throws Exception {
+        return run(name, producer, callers, rate, total, giveUp, k -> ProduceOptions.none());
+    }
+
+    /** {@link #run}, payload {@code k} produced with {@code options.apply(k)}. */
+    static Outcome run(String name, Producer<BenchPayload> producer, int callers, double rate, long total,
+                       Duration giveUp, LongFunction<ProduceOptions> options) throws Exception {
         double periodNanos = 1e9 / rate;
         Duration expected = Duration.ofNanos((long) (total * periodNanos));
         long[] start = new long[1];
@@ -81,7 +89,7 @@ final class Pacer {
                         now = System.nanoTime();
                     }
                     long scheduledMicros = BenchClock.micros(scheduled);
-                    ProduceResult result = producer.produce(BenchPayload.at(k, scheduledMicros));
+                    ProduceResult result = producer.produce(BenchPayload.at(k, scheduledMicros), options.apply(k));
                     long returned = BenchClock.nowMicros();
                     if (result.duplicate()) {
                         log.duplicates++;

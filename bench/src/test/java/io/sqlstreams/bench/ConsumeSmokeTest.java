@@ -99,13 +99,15 @@ class ConsumeSmokeTest {
     void failureSmokeRunReportsEveryShareAgainstTheReferenceAndExactlyThePoisonDeadLettered() throws Exception {
         String text = run("failure", "--step-seconds", "1");
 
-        for (int percent : FailureScenario.FAILING_PERCENT) {
-            assertThat(text).contains("| " + FailureScenario.label(percent, FailureScenario.SMOKE_POISON,
-                    FailureScenario.SMOKE_RATE) + " |");
+        for (boolean ordered : new boolean[] {false, true}) {
+            for (int percent : FailureScenario.FAILING_PERCENT) {
+                assertThat(text).contains("| " + FailureScenario.label(ordered, percent, FailureScenario.SMOKE_POISON,
+                        FailureScenario.SMOKE_RATE) + " |");
+            }
         }
         assertThat(text).contains("### Invariants: PASSED", "| dead letters not poison | 0 | PASS |",
-                "| poison not dead | 0 | PASS |", "| dead letters | " + 2 * FailureScenario.SMOKE_POISON
-                        + " | counted |", "Warm-up: ");
+                "| poison not dead | 0 | PASS |", "| order violations | 0 | PASS |",
+                "| dead letters | " + 4 * FailureScenario.SMOKE_POISON + " | counted |", "Warm-up: ");
     }
 
     @Test
