@@ -166,7 +166,7 @@ final class ConsumeSession<T> implements ConsumerSession {
                 transactional);
         ExceptionLoop<T> exceptions = new ExceptionLoop<>(engine, group, options, config,
                 new ExceptionConsumer<>(engine, group, schemaVersion, reader, keyed, counters, this::advanceCursor,
-                        halt, transactional), budget);
+                        halt, transactional, options.resolvedMessageConcurrency()), budget);
 
         heartbeat = loop(upkeepLoops, "heartbeat", Loop.every(options.resolvedInstanceTtl().dividedBy(2),
                 this::renewLiveness));

@@ -4,9 +4,14 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -25,10 +30,11 @@ import io.sqlstreams.engine.query.ExceptionQueries.Resolved;
 import io.sqlstreams.engine.query.ExceptionStatus;
 
 /**
- * The exception path of one session: retries the group's due exception rows one at a time. Each pass first
- * runs the crash-loop backstop (in-flight rows whose lease expired with no attempts left are dead, SQL0031),
- * then claims due rows in id order with SKIP LOCKED under a per-row lease, runs each, and writes its outcome
- * matched on the row's lease token. A run counts once its handler starts, not at the claim; rows claimed but not
+ * The exception path of one session: retries the group's due exception rows, up to MessageConcurrency at once
+ * and those of one message key one after another. Each pass first runs the crash-loop backstop (in-flight rows
+ * whose lease expired with no attempts left are dead, SQL0031), then claims due rows in id order with SKIP LOCKED
+ * under a per-row lease, runs them, and writes each outcome, in the order the rows started, matched on the row's
+ * lease token. A run counts once its handler starts, not at the claim; rows claimed but not
  * run when the session stops are given back. A halted session (disableGracefulShutdown) records nothing more: its
  * claimed rows, the one in flight included, keep their leases until they expire.
  */
@@ -47,6 +53,7 @@ final class ExceptionConsumer<T> {
     private final Runnable moveCommitted;
     private final Halt halt;
     private final boolean successRecordedByRun;
+    private final int concurrency;
 
     /**
      * @param moveCommitted run after a pass that handed rows back because their key was busy or that resolved
@@ -54,10 +61,11 @@ final class ExceptionConsumer<T> {
      *                      message of the key, instead of waiting for the periodic advance
      * @param successRecordedByRun a transactional handler's run records its success in its own transaction
      *                             ({@link RetryTransactions}); only its failures are left to write here
+     * @param concurrency how many claimed rows run at once (MessageConcurrency), rows of one message key never
      */
     ExceptionConsumer(Engine engine, RegisteredGroup group, int schemaVersion, RangeReader reader,
                       KeyedRunner<T> runner, SessionCounterSet counters, Runnable moveCommitted, Halt halt,
-                      boolean successRecordedByRun) {
+                      boolean successRecordedByRun, int concurrency) {
         this.engine = engine;
         this.group = group;
         this.queries = new ExceptionQueries(engine.sql());
@@ -69,6 +77,7 @@ final class ExceptionConsumer<T> {
         this.moveCommitted = moveCommitted;
         this.halt = halt;
         this.successRecordedByRun = successRecordedByRun;
+        this.concurrency = concurrency;
     }
 
     /**
@@ -84,12 +93,25 @@ final class ExceptionConsumer<T> {
                 connection -> claim(connection, limit, budget, leaseDuration, config));
         int ran = 0;
         boolean orderedResolved = false;
+        Deque<Started> running = new ArrayDeque<>();
+        Set<String> keysHeldBack = new HashSet<>();
         for (Row row : rows) {
+            while (running.size() >= concurrency || sameKeyRunning(running, row)) {
+                Started oldest = running.removeFirst();
+                if (record(oldest, keysHeldBack)) {
+                    ran++;
+                    orderedResolved |= oldest.ordered();
+                }
+            }
             if (halt.raised()) {
                 break;
             }
             if (stop.stopping()) {
                 surrender(row);
+                continue;
+            }
+            if (keysHeldBack.contains(row.delivery().messageKey())) {
+                handBack(row, ExceptionStatus.DEFERRED, null, null);
                 continue;
             }
             Instant deadline = claimedAt.plus(leaseDuration);
@@ -98,9 +120,13 @@ final class ExceptionConsumer<T> {
                     && !renew(row, leaseDuration)) {
                 continue;
             }
-            if (runAndRecord(row, leaseBudget)) {
+            running.addLast(start(row, leaseBudget));
+        }
+        while (!running.isEmpty()) {
+            Started oldest = running.removeFirst();
+            if (record(oldest, keysHeldBack)) {
                 ran++;
-                orderedResolved |= row.delivery().options().concurrency() == Concurrency.ORDERED;
+                orderedResolved |= oldest.ordered();
             }
         }
         if (ran < rows.size() || orderedResolved) {
@@ -120,25 +146,50 @@ final class ExceptionConsumer<T> {
         return due.filter(dueIn -> dueIn.compareTo(longest) < 0).orElse(longest);
     }
 
-    /**
-     * Runs one row and writes its outcome; false when it went back without running (key busy, superseded). A halt
-     * while it runs leaves the row to its lease.
-     */
-    private boolean runAndRecord(Row row, LeaseBudget leaseBudget) throws InterruptedException {
-        DeliveryOutcome outcome;
+    /** Whether a row of {@code row}'s message key is running: rows of one key run one after another. */
+    private static boolean sameKeyRunning(Deque<Started> running, Row row) {
+        String key = row.delivery().messageKey();
+        return key != null && running.stream().anyMatch(started -> key.equals(started.row().delivery().messageKey()));
+    }
+
+    private Started start(Row row, LeaseBudget leaseBudget) {
         Duration bound = leaseBudget.handlerBound(row.delivery()).plus(OUTCOME_SLACK);
-        try {
-            Optional<DeliveryOutcome> finished = halt.outcomeUnlessHalted(runner.run(row.delivery()), bound);
-            if (finished.isEmpty()) {
-                return true;
-            }
-            outcome = finished.get();
-        } catch (ExecutionException impossible) {
-            outcome = OutcomeClassifier.classify(impossible.getCause());
-        } catch (TimeoutException stopped) {
-            outcome = new DeliveryOutcome.Retry("hard timeout: no outcome within " + bound
-                    + " (the session stopped its timers)");
+        return new Started(row, runner.run(row.delivery()), bound);
+    }
+
+    /**
+     * Waits for a started row's outcome and writes it; false when it went back without running (key busy,
+     * superseded). A halt while it runs leaves the row to its lease. An ordered row that did not succeed or die
+     * adds its key to {@code keysHeldBack}: the later rows of that key claimed in the same pass go back deferred
+     * without running and without a new audit row, as their key lease would refuse them anyway.
+     */
+    private boolean record(Started started, Set<String> keysHeldBack) throws InterruptedException {
+        Optional<DeliveryOutcome> finished = awaitOutcome(started);
+        if (finished.isEmpty()) {
+            return true;
         }
+        DeliveryOutcome outcome = finished.get();
+        if (started.ordered() && started.row().delivery().messageKey() != null
+                && !(outcome instanceof DeliveryOutcome.Success) && !(outcome instanceof DeliveryOutcome.Dead)) {
+            keysHeldBack.add(started.row().delivery().messageKey());
+        }
+        return write(started.row(), outcome);
+    }
+
+    /** A started row's outcome; empty when a halt came first. */
+    private Optional<DeliveryOutcome> awaitOutcome(Started started) throws InterruptedException {
+        try {
+            return halt.outcomeUnlessHalted(started.outcome(), started.bound());
+        } catch (ExecutionException impossible) {
+            return Optional.of(OutcomeClassifier.classify(impossible.getCause()));
+        } catch (TimeoutException stopped) {
+            return Optional.of(new DeliveryOutcome.Retry("hard timeout: no outcome within " + started.bound()
+                    + " (the session stopped its timers)"));
+        }
+    }
+
+    /** Writes a row's outcome; false when it went back without running. */
+    private boolean write(Row row, DeliveryOutcome outcome) {
         RetryPolicy retry = row.delivery().options().retry();
         if (outcome instanceof DeliveryOutcome.Success) {
             succeeded(row);
@@ -259,6 +310,13 @@ final class ExceptionConsumer<T> {
 
     /** A claimed exception row: its delivery, the row as claimed, and the run the claim is for. */
     private record Row(Delivery delivery, ClaimedRow claimed, ExceptionQueries.Run run) {
+    }
+
+    /** A row whose run was handed to the runner; its outcome is awaited for at most {@code bound}. */
+    private record Started(Row row, CompletableFuture<DeliveryOutcome> outcome, Duration bound) {
+        boolean ordered() {
+            return row.delivery().options().concurrency() == Concurrency.ORDERED;
+        }
     }
 
     /** Whether the session is stopping, checked between rows. */

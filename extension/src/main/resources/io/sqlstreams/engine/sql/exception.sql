@@ -24,6 +24,10 @@ audit AS (
 SELECT count(*) AS killed FROM killed
 
 -- name: claim_exceptions
+-- An ordered row is claimable unless an earlier row of its key is held by a live run or waits for its time: earlier
+-- rows that are due are claimed by this same statement (id order), so a key's backlog goes in one pass. The order
+-- itself is kept by the key lease taken before each run (take_key_leases), which holds a row back while any earlier
+-- row of its key is unresolved: a row whose predecessor failed is handed back deferred without running.
 WITH due AS (
     SELECT e.consumer_group_id, e.message_id, e.status AS previous_status
     FROM {schema}.exception_queue_{id} e
@@ -41,7 +45,9 @@ WITH due AS (
       AND (e.concurrency <> 'ordered' OR NOT EXISTS (
                SELECT 1 FROM {schema}.exception_queue_{id} p
                WHERE p.consumer_group_id = e.consumer_group_id AND p.message_key = e.message_key
-                 AND p.message_id < e.message_id AND p.status IN ('ready', 'inflight', 'deferred')))
+                 AND p.message_id < e.message_id
+                 AND ((p.status = 'inflight' AND p.lease_expires_at >= now())
+                      OR (p.status = 'ready' AND p.can_run_after > now()))))
     ORDER BY e.message_id
     LIMIT :limit
     FOR UPDATE OF e SKIP LOCKED

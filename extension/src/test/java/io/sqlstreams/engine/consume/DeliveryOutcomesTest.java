@@ -13,9 +13,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
@@ -179,6 +182,56 @@ class DeliveryOutcomesTest extends DeliveryTestBase {
                 .containsExactly(Result.DELAY, Result.SUCCESS);
         assertThat(ledger.runsOf(scenario.ids().get(1))).extracting(DeliveryLedger.Run::result)
                 .containsExactly(Result.SUCCESS);
+    }
+
+    @Test
+    void retriesOfDistinctKeysRunAtOnceUpToMessageConcurrencyAndThoseOfOneKeyOneAfterAnother() throws Exception {
+        ConsumerConfig declaration = ConsumerConfig.builder()
+                .concurrencyOverride(Concurrency.EXCLUSIVE)
+                .exceptionInitialBackoff(Duration.ofMillis(50))
+                .message(MessageOptions.builder().timeout(Duration.ofSeconds(30)).retry(RetryPolicy.builder()
+                        .maxRetries(3).baseDelay(Duration.ofMillis(50)).maxDelay(Duration.ofMillis(100)).build())
+                        .build())
+                .build();
+        DeliveryScenario scenario = scenario("retrylanes", DeliveryLogMode.FAILURES, declaration, 0);
+        List<String> keys = List.of("a", "b", "c", "a", "b", "c");
+        List<Long> ids = new ArrayList<>();
+        try (Producer<Numbered> producer = scenario.stream().producer().register()) {
+            for (int i = 0; i < keys.size(); i++) {
+                ids.add(producer.produce(new Numbered(i + 1), ProduceOptions.builder().messageKey(keys.get(i))
+                        .build()).id());
+            }
+        }
+        CountDownLatch firstRetriesTogether = new CountDownLatch(3);
+        Set<Long> retriedTogether = ConcurrentHashMap.newKeySet();
+        Map<String, AtomicInteger> runningPerKey = new ConcurrentHashMap<>();
+        AtomicInteger sameKeyOverlaps = new AtomicInteger();
+        scenario.start(ledger.handler((message, meta) -> {
+            AtomicInteger ofKey = runningPerKey.computeIfAbsent(meta.messageKey(), key -> new AtomicInteger());
+            if (ofKey.incrementAndGet() > 1) {
+                sameKeyOverlaps.incrementAndGet();
+            }
+            try {
+                if (ledger.runCount(meta.messageId()) == 1) {
+                    throw new IllegalStateException("first run fails " + meta.messageId());
+                }
+                firstRetriesTogether.countDown();
+                if (firstRetriesTogether.await(10, TimeUnit.SECONDS)) {
+                    retriedTogether.add(meta.messageId());
+                }
+            } finally {
+                ofKey.decrementAndGet();
+            }
+        }), relaxedSession().messageConcurrency(4).batchLimit(10).build(), sessions);
+
+        await().atMost(PATIENCE).until(() -> ids.stream().allMatch(id -> ledger.count(id, Result.SUCCESS) == 1)
+                && scenario.tables().exceptions().isEmpty());
+
+        assertThat(retriedTogether).as("retried runs that found three retried runs under way at once")
+                .containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(sameKeyOverlaps).as("runs of one key that overlapped").hasValue(0);
+        assertThat(ids).allSatisfy(id -> assertThat(ledger.runsOf(id)).extracting(DeliveryLedger.Run::result)
+                .containsExactly(Result.FAILURE, Result.SUCCESS));
     }
 
     @Test
