@@ -24,10 +24,10 @@ audit AS (
 SELECT count(*) AS killed FROM killed
 
 -- name: claim_exceptions
--- An ordered row is claimable unless an earlier row of its key is held by a live run or waits for its time: earlier
--- rows that are due are claimed by this same statement (id order), so a key's backlog goes in one pass. The order
--- itself is kept by the key lease taken before each run (take_key_leases), which holds a row back while any earlier
--- row of its key is unresolved: a row whose predecessor failed is handed back deferred without running.
+-- An ordered row is claimable when every unresolved earlier row of its key is claimable by this same statement
+-- (due, of this payload version, with runs left), so a key's backlog goes in one pass, in id order. The order itself
+-- is kept by the key lease taken before each run (take_key_leases), which holds a row back while any earlier row of
+-- its key is unresolved: a row whose predecessor failed, or was taken by another claimant, goes back deferred.
 WITH due AS (
     SELECT e.consumer_group_id, e.message_id, e.status AS previous_status
     FROM {schema}.exception_queue_{id} e
@@ -44,10 +44,13 @@ WITH due AS (
                  AND k.expires_at > now()))
       AND (e.concurrency <> 'ordered' OR NOT EXISTS (
                SELECT 1 FROM {schema}.exception_queue_{id} p
+               JOIN {schema}.message_log_{id} pm ON pm.id = p.message_id
                WHERE p.consumer_group_id = e.consumer_group_id AND p.message_key = e.message_key
-                 AND p.message_id < e.message_id
-                 AND ((p.status = 'inflight' AND p.lease_expires_at >= now())
-                      OR (p.status = 'ready' AND p.can_run_after > now()))))
+                 AND p.message_id < e.message_id AND p.status IN ('ready', 'inflight', 'deferred')
+                 AND NOT (pm.schema_version = :schema_version AND p.attempts - p.delays < :max_retries
+                          AND ((p.status = 'ready' AND p.can_run_after <= now())
+                               OR (p.status = 'inflight' AND p.lease_expires_at < now())
+                               OR p.status = 'deferred'))))
     ORDER BY e.message_id
     LIMIT :limit
     FOR UPDATE OF e SKIP LOCKED
