@@ -172,13 +172,16 @@ final class ConsumeSession<T> implements ConsumerSession {
                 this::renewLiveness));
         loop(upkeepLoops, "refresh", Loop.every(options.resolvedConfigRefreshInterval(), config::refresh));
         loop(upkeepLoops, "metrics", Loop.every(SessionCounterFlusher.PERIOD, counterFlusher::flush));
+        exceptionPath = loop(workLoops, "exceptions", exceptions);
         Loop claiming = loop(workLoops, "claim", claims);
         wakeups = engine.wakeups().subscribe(group.streamId(), claiming::wake);
         loop(workLoops, "dispatch", dispatcher);
-        exceptionPath = loop(workLoops, "exceptions", exceptions);
     }
 
-    /** Retries were written: the exception path learns when the first comes due instead of waiting a poll. */
+    /**
+     * Retries were written: the exception path learns when the first comes due instead of waiting a poll. Its
+     * loop starts before the claim loop, so no recording can come before it is there to wake.
+     */
     private void wakeExceptionPath() {
         Loop path = exceptionPath;
         if (path != null) {

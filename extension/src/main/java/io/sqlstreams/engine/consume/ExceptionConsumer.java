@@ -54,6 +54,8 @@ final class ExceptionConsumer<T> {
     private final Halt halt;
     private final boolean successRecordedByRun;
     private final int concurrency;
+    /** When, by {@link System#nanoTime()}, the soonest row the last claim found not due yet comes due. */
+    private Optional<Long> nextDueNanos = Optional.empty();
 
     /**
      * @param moveCommitted run after a pass that handed rows back because their key was busy or that resolved
@@ -89,19 +91,15 @@ final class ExceptionConsumer<T> {
         int budget = config.resolvedMessageMax().retry().maxRetries();
         killCrashLoops(budget);
         Instant claimedAt = engine.environment().clock().instant();
-        List<Row> rows = engine.database().autoCommit("claiming exceptions of " + group.describe(),
+        long claimStartedNanos = System.nanoTime();
+        Claim claim = engine.database().inTransaction("claiming exceptions of " + group.describe(),
                 connection -> claim(connection, limit, budget, leaseDuration, config));
-        int ran = 0;
-        boolean orderedResolved = false;
-        Deque<Started> running = new ArrayDeque<>();
-        Set<String> keysHeldBack = new HashSet<>();
+        nextDueNanos = claim.nextDue().map(dueIn -> claimStartedNanos + dueIn.toNanos());
+        List<Row> rows = claim.rows();
+        PassRuns runs = new PassRuns();
         for (Row row : rows) {
-            while (running.size() >= concurrency || sameKeyRunning(running, row)) {
-                Started oldest = running.removeFirst();
-                if (record(oldest, keysHeldBack)) {
-                    ran++;
-                    orderedResolved |= oldest.ordered();
-                }
+            while (runs.mustWaitBefore(row)) {
+                runs.recordOldest();
             }
             if (halt.raised()) {
                 break;
@@ -110,7 +108,7 @@ final class ExceptionConsumer<T> {
                 surrender(row);
                 continue;
             }
-            if (keysHeldBack.contains(row.delivery().messageKey())) {
+            if (runs.keyHeldBack(row)) {
                 handBack(row, ExceptionStatus.DEFERRED, null, null);
                 continue;
             }
@@ -120,41 +118,64 @@ final class ExceptionConsumer<T> {
                     && !renew(row, leaseDuration)) {
                 continue;
             }
-            running.addLast(start(row, leaseBudget));
+            runs.start(row, leaseBudget);
         }
-        while (!running.isEmpty()) {
+        runs.recordAll();
+        if (runs.ran < rows.size() || runs.orderedResolved) {
+            moveCommitted.run();
+        }
+        return runs.ran;
+    }
+
+    /**
+     * How long the path may rest before a ready row comes due: {@code longest}, or less when the last claim saw a
+     * row that was not due yet and comes due sooner. Rows that were due but could not be claimed (their key busy)
+     * are not counted: they wait {@code longest}.
+     */
+    Duration rest(Duration longest) {
+        return nextDueNanos.map(dueAt -> Duration.ofNanos(Math.max(0, dueAt - System.nanoTime())))
+                .filter(dueIn -> dueIn.compareTo(longest) < 0).orElse(longest);
+    }
+
+    /**
+     * The rows of one pass that started, oldest first, until their outcomes are written in that order; up to
+     * {@link #concurrency} at once, rows of one message key one after another.
+     */
+    private final class PassRuns {
+        private final Deque<Started> running = new ArrayDeque<>();
+        private final Set<String> keysHeldBack = new HashSet<>();
+        private int ran;
+        private boolean orderedResolved;
+
+        /** Whether the oldest run must be recorded first: all lanes busy, or a row of its key still running. */
+        boolean mustWaitBefore(Row row) {
+            String key = row.delivery().messageKey();
+            return running.size() >= concurrency || key != null
+                    && running.stream().anyMatch(started -> key.equals(started.row().delivery().messageKey()));
+        }
+
+        boolean keyHeldBack(Row row) {
+            return keysHeldBack.contains(row.delivery().messageKey());
+        }
+
+        void start(Row row, LeaseBudget leaseBudget) {
+            Duration bound = leaseBudget.handlerBound(row.delivery()).plus(OUTCOME_SLACK);
+            running.addLast(new Started(row, runner.run(row.delivery()), bound));
+        }
+
+        void recordOldest() throws InterruptedException {
             Started oldest = running.removeFirst();
             if (record(oldest, keysHeldBack)) {
                 ran++;
                 orderedResolved |= oldest.ordered();
             }
         }
-        if (ran < rows.size() || orderedResolved) {
-            moveCommitted.run();
+
+        void recordAll() throws InterruptedException {
+            while (!running.isEmpty()) {
+                recordOldest();
+            }
         }
-        return ran;
-    }
-
-    /**
-     * How long the path may rest before a ready row comes due: {@code longest}, or less when one comes due sooner.
-     * Rows that are due but could not be claimed (their key busy) are not counted: they wait {@code longest}.
-     */
-    Duration rest(ConsumerConfig config, Duration longest) {
-        int budget = config.resolvedMessageMax().retry().maxRetries();
-        Optional<Duration> due = engine.database().autoCommit("reading when the next exception of "
-                + group.describe() + " is due", connection -> queries.nextDue(connection, queue, budget));
-        return due.filter(dueIn -> dueIn.compareTo(longest) < 0).orElse(longest);
-    }
-
-    /** Whether a row of {@code row}'s message key is running: rows of one key run one after another. */
-    private static boolean sameKeyRunning(Deque<Started> running, Row row) {
-        String key = row.delivery().messageKey();
-        return key != null && running.stream().anyMatch(started -> key.equals(started.row().delivery().messageKey()));
-    }
-
-    private Started start(Row row, LeaseBudget leaseBudget) {
-        Duration bound = leaseBudget.handlerBound(row.delivery()).plus(OUTCOME_SLACK);
-        return new Started(row, runner.run(row.delivery()), bound);
     }
 
     /**
@@ -293,7 +314,12 @@ final class ExceptionConsumer<T> {
         }
     }
 
-    private List<Row> claim(Connection connection, int limit, int budget, Duration leaseDuration, ConsumerConfig config)
+    /**
+     * Claims the due rows and, in the same transaction (so by the same {@code now()}), reads when the soonest row
+     * the claim saw as not due yet comes due: a row that comes due between the claim and a later reading would
+     * otherwise be counted by neither.
+     */
+    private Claim claim(Connection connection, int limit, int budget, Duration leaseDuration, ConsumerConfig config)
             throws SQLException {
         List<Row> rows = new ArrayList<>();
         for (ClaimedRow claimed : queries.claim(connection, queue,
@@ -305,7 +331,11 @@ final class ExceptionConsumer<T> {
                     claimed.delays(), new RetriedRunRecords(run));
             rows.add(new Row(delivery, claimed, run));
         }
-        return rows;
+        return new Claim(rows, queries.nextDue(connection, queue, budget));
+    }
+
+    /** A pass's claimed rows, and how long after the claim the soonest ready row it could not take yet comes due. */
+    private record Claim(List<Row> rows, Optional<Duration> nextDue) {
     }
 
     /** A claimed exception row: its delivery, the row as claimed, and the run the claim is for. */

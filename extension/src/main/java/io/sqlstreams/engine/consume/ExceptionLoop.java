@@ -44,7 +44,7 @@ final class ExceptionLoop<T> implements Loop.Body {
             int ran = exceptions.pass(options.resolvedBatchLimit(), current, options.rangeLeaseDuration(current),
                     budget, loop::stopping);
             if (ran == 0) {
-                loop.pauseUnlessWoken(exceptions.rest(current, pollRate));
+                loop.pauseUnlessWoken(exceptions.rest(pollRate));
             }
         } catch (SqlStreamsException passFailure) {
             SessionFailure.rethrowIfEnding(passFailure);

@@ -75,7 +75,7 @@ ORDER BY c.message_id
 
 -- name: next_exception_due
 -- How long until the soonest ready row that is not due yet becomes due, measured by the server's clock, as the claim
--- compares it; no row when none waits.
+-- compares it; no row when none waits. Read in the claim's transaction, so "not due yet" means not due at its claim.
 SELECT (extract(epoch FROM can_run_after - now()) * 1000000)::int8 AS due_in_micros
 FROM {schema}.exception_queue_{id}
 WHERE consumer_group_id = :group_id AND status = 'ready' AND can_run_after > now()
