@@ -2,6 +2,7 @@ package io.sqlstreams.bench;
 
 import java.time.Duration;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.Map;
 
 import javax.sql.DataSource;
@@ -33,12 +34,16 @@ final class InsertBaseline {
 
     Sample measureOnce(Shape shape) throws Exception {
         try (RawLog log = RawLog.create(dataSource, schema)) {
+            CpuMeter cpu = CpuMeter.start();
             Workers.Task<Long> inserter = start -> log.insertUntil(shape.batchSize(), start + measurement.toNanos(),
                     () -> { });
             Workers.Outcome<Long> outcome = Workers.runTogether("insert-" + shape.batchSize(), measurement,
                     Collections.nCopies(shape.threads(), inserter));
             long rows = outcome.values().stream().mapToLong(Long::longValue).sum();
-            return new Sample(Map.of(Metric.THROUGHPUT, rows / outcome.secondsUntilLast()), log.ledger(rows));
+            Map<Metric, Double> values = new EnumMap<>(Metric.class);
+            values.put(Metric.THROUGHPUT, rows / outcome.secondsUntilLast());
+            cpu.stop(rows, values);
+            return new Sample(values, log.ledger(rows));
         }
     }
 }

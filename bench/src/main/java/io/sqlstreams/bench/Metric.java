@@ -71,7 +71,11 @@ enum Metric {
     /** SQL statements one pass executes, median over a repetition's passes (the {@code collector} scenario). */
     STATEMENTS("statements / pass", "%,.0f"),
     /** Measurements one collector pass records on {@code __system.metrics}. */
-    MEASUREMENTS("measurements / pass", "%,.0f");
+    MEASUREMENTS("measurements / pass", "%,.0f"),
+    /** CPU of every local {@code postgres} process over a measurement, per message or row written (produce). */
+    POSTGRES_MICROS("PostgreSQL CPU µs/msg", "%,.1f"),
+    /** CPU of the bench's own JVM over a measurement, per message or row written (produce). */
+    CLIENT_MICROS("client JVM CPU µs/msg", "%,.1f");
 
     private final String heading;
     private final String pattern;

@@ -77,6 +77,7 @@ final class ProduceMeasurement {
         int expectedCalls = (int) Math.min(1 << 20,
                 measurement.toMillis() * EXPECTED_CALLS_PER_SECOND / 1000 / callers / messagesPerCall);
         Workers.Outcome<CallerLog> outcome;
+        CpuMeter cpu = CpuMeter.start();
         try (Producer<BenchPayload> producer = stream.producer().register()) {
             Workers.Task<CallerLog> caller = start -> {
                 CallerLog log = new CallerLog(expectedCalls, messagesPerCall);
@@ -93,14 +94,16 @@ final class ProduceMeasurement {
             outcome = Workers.runTogether(name, measurement, Collections.nCopies(callers, caller));
         }
         List<CallerLog> logs = outcome.values();
+        long messages = logs.stream().mapToLong(CallerLog::messages).sum();
+        Map<Metric, Double> values = new EnumMap<>(Percentiles.of(logs.stream().map(log -> log.latencyNanos).toList()));
+        values.put(Metric.THROUGHPUT, messages / outcome.secondsUntilLast());
+        cpu.stop(messages, values);
         String table = schema + ".message_log_" + streamId;
         Ledger ledger = Ledger.ofIds(
                 LongList.sortedUnion(logs.stream().map(log -> log.acknowledgedIds).toList()),
                 logs.stream().mapToLong(log -> log.duplicates).sum(),
                 LedgerQueries.rowCount(dataSource, table), LedgerQueries.sortedIds(dataSource, table));
         stream.destroy(DestroyOptions.forced());
-        Map<Metric, Double> values = new EnumMap<>(Percentiles.of(logs.stream().map(log -> log.latencyNanos).toList()));
-        values.put(Metric.THROUGHPUT, logs.stream().mapToLong(CallerLog::messages).sum() / outcome.secondsUntilLast());
         return new Sample(values, ledger);
     }
 }
