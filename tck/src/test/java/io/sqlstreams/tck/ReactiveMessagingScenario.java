@@ -165,9 +165,26 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
         stream = paymentsWithJournal(SCHEMA);
     }
 
+    /**
+     * Everything the application shows while it runs, in one deployment of it (each deployment is a Micro process
+     * of its own on Payara): messages already waiting at the deploy run once it has started, the channel's group is
+     * in the health checks, an {@code @Incoming} method receives every message once, a nack retries after the
+     * backoff and a terminal nack dead-letters, a payload method is acked on return and nacked with what it throws;
+     * then the undeploy stops the channel's session.
+     */
     @Test
-    void theChannelsGroupIsInTheHealthChecksAndStopsWithTheApplication() throws Exception {
-        whileDeployed(this::assertTheGroupIsRunning);
+    void theApplicationDeliversAcksAndNacksWhileDeployedAndItsUndeployStopsTheChannel() throws Exception {
+        StreamHandle<Payment> receiptsStream = client(SCHEMA).stream(ReactiveCharges.RECEIPTS_STREAM, Payment.class);
+        receiptsStream.register();
+        List<Long> waitingCharges = produce(stream, WAITING_CHARGE, WAITING_MESSAGES);
+        List<Long> waitingReceipts = produce(receiptsStream, WAITING_RECEIPT, WAITING_MESSAGES);
+        whileDeployed(() -> {
+            runWaitingMessagesOnce(receiptsStream, waitingCharges, waitingReceipts);
+            assertTheGroupIsRunning();
+            receiveEveryMessageOnce();
+            retryOnceThenDeadLetter();
+            acknowledgeAPayloadMethod();
+        });
         assertThat(stream.consumer(ReactiveCharges.GROUP).workers()).as("the undeploy stopped the channel's session")
                 .isNotEmpty().allSatisfy(worker -> assertThat(worker.liveInstances()).as(worker.name()).isZero());
     }
@@ -182,11 +199,6 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
         });
         assertThat(health("ready").data("sqlstreams-ready").getString(key)).isEqualTo("running");
         assertThat(health("live").data("sqlstreams-sessions").getString(key)).isEqualTo("running");
-    }
-
-    @Test
-    void anIncomingMethodReceivesEveryMessageOnce() throws Exception {
-        whileDeployed(this::receiveEveryMessageOnce);
     }
 
     private void receiveEveryMessageOnce() throws Exception {
@@ -219,23 +231,16 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
      * takes its data source from an {@code @Resource}, which Payara binds only as the web module starts. Each is
      * handled once, at its first attempt, and the channel keeps running.
      */
-    @Test
-    void messagesWaitingAtTheDeployRunOnceTheApplicationHasStarted() throws Exception {
-        StreamHandle<Payment> receiptsStream = client(SCHEMA).stream(ReactiveCharges.RECEIPTS_STREAM, Payment.class);
-        receiptsStream.register();
-        List<Long> charges = produce(stream, WAITING_CHARGE, WAITING_MESSAGES);
-        List<Long> receipts = produce(receiptsStream, WAITING_RECEIPT, WAITING_MESSAGES);
-        whileDeployed(() -> {
-            await().atMost(WAIT).untilAsserted(() -> {
-                assertThat(stream.consumer(ReactiveCharges.GROUP).inspect().committed())
-                        .isGreaterThanOrEqualTo(charges.get(WAITING_MESSAGES - 1));
-                assertThat(receiptsStream.consumer(ReceiptJournal.GROUP).inspect().committed())
-                        .isGreaterThanOrEqualTo(receipts.get(WAITING_MESSAGES - 1));
-            });
-            assertRanOnceAtTheFirstAttempt(WAITING_CHARGE, charges);
-            assertRanOnceAtTheFirstAttempt(WAITING_RECEIPT, receipts);
-            assertTheGroupIsRunning();
+    private void runWaitingMessagesOnce(StreamHandle<Payment> receiptsStream, List<Long> charges, List<Long> receipts)
+            throws Exception {
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(stream.consumer(ReactiveCharges.GROUP).inspect().committed())
+                    .isGreaterThanOrEqualTo(charges.get(WAITING_MESSAGES - 1));
+            assertThat(receiptsStream.consumer(ReceiptJournal.GROUP).inspect().committed())
+                    .isGreaterThanOrEqualTo(receipts.get(WAITING_MESSAGES - 1));
         });
+        assertRanOnceAtTheFirstAttempt(WAITING_CHARGE, charges);
+        assertRanOnceAtTheFirstAttempt(WAITING_RECEIPT, receipts);
     }
 
     private static void assertRanOnceAtTheFirstAttempt(String prefix, List<Long> ids) throws SQLException {
@@ -327,11 +332,6 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
         }
     }
 
-    @Test
-    void aNackRetriesAfterTheBackoffAndATerminalNackDeadLetters() throws Exception {
-        whileDeployed(this::retryOnceThenDeadLetter);
-    }
-
     private void retryOnceThenDeadLetter() throws Exception {
         long terminal;
         try (Producer<Payment> producer = stream.producer().register()) {
@@ -354,11 +354,6 @@ public abstract class ReactiveMessagingScenario extends TckScenario {
                     assertThat(dead.messageId()).isEqualTo(terminal);
                     assertThat(dead.lastError()).contains("card declined for terminal-1");
                 });
-    }
-
-    @Test
-    void aPayloadMethodIsAckedOnReturnAndNackedWithWhatItThrows() throws Exception {
-        whileDeployed(this::acknowledgeAPayloadMethod);
     }
 
     private void acknowledgeAPayloadMethod() throws Exception {
