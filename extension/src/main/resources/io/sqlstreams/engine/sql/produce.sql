@@ -6,7 +6,7 @@
 -- key's head to the greatest (schema_version, compaction_rank, id), taking head rows in key order. Payloads,
 -- options and headers travel as one JSON array each (no array-literal escaping); JSON null stands for none. The
 -- payloads' array is read as json, which only checks it, and each element is parsed to jsonb on its own: parsing
--- the whole array as jsonb and taking its elements apart costs about twice as much server time per message.
+-- the whole array as jsonb and taking its elements apart took about 1.6 times as long (1,000 payloads of 1 KB).
 
 -- name: produce
 WITH input AS (

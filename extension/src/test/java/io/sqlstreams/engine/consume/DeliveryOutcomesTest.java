@@ -154,12 +154,7 @@ class DeliveryOutcomesTest extends DeliveryTestBase {
 
     @Test
     void retriesAndDelaysDueBeforeTheNextPollRunWhenDue() {
-        ConsumerConfig declaration = ConsumerConfig.builder()
-                .exceptionInitialBackoff(Duration.ofMillis(50))
-                .message(MessageOptions.builder().timeout(Duration.ofSeconds(5)).retry(RetryPolicy.builder()
-                        .maxRetries(3).baseDelay(Duration.ofMillis(50)).maxDelay(Duration.ofMillis(100)).build())
-                        .build())
-                .build();
+        ConsumerConfig declaration = briefRetries(Duration.ofSeconds(5)).build();
         DeliveryScenario scenario = scenario("duesoon", DeliveryLogMode.FAILURES, declaration, 3);
         long failing = scenario.ids().get(0);
         long delayed = scenario.ids().get(2);
@@ -186,13 +181,8 @@ class DeliveryOutcomesTest extends DeliveryTestBase {
 
     @Test
     void retriesOfDistinctKeysRunAtOnceUpToMessageConcurrencyAndThoseOfOneKeyOneAfterAnother() throws Exception {
-        ConsumerConfig declaration = ConsumerConfig.builder()
-                .concurrencyOverride(Concurrency.EXCLUSIVE)
-                .exceptionInitialBackoff(Duration.ofMillis(50))
-                .message(MessageOptions.builder().timeout(Duration.ofSeconds(30)).retry(RetryPolicy.builder()
-                        .maxRetries(3).baseDelay(Duration.ofMillis(50)).maxDelay(Duration.ofMillis(100)).build())
-                        .build())
-                .build();
+        ConsumerConfig declaration = briefRetries(Duration.ofSeconds(30))
+                .concurrencyOverride(Concurrency.EXCLUSIVE).build();
         DeliveryScenario scenario = scenario("retrylanes", DeliveryLogMode.FAILURES, declaration, 0);
         List<String> keys = List.of("a", "b", "c", "a", "b", "c");
         List<Long> ids = new ArrayList<>();
@@ -525,6 +515,15 @@ class DeliveryOutcomesTest extends DeliveryTestBase {
     }
 
     // ---------------------------------------------------------------------------------------------------
+
+    /** Three retries, the first 50 ms after the failure and the others 50–100 ms apart, each run within {@code timeout}. */
+    private static ConsumerConfig.Builder briefRetries(Duration timeout) {
+        return ConsumerConfig.builder()
+                .exceptionInitialBackoff(Duration.ofMillis(50))
+                .message(MessageOptions.builder().timeout(timeout).retry(RetryPolicy.builder()
+                        .maxRetries(3).baseDelay(Duration.ofMillis(50)).maxDelay(Duration.ofMillis(100)).build())
+                        .build());
+    }
 
     private DeliveryScenario scenario(String name, DeliveryLogMode mode, ConsumerConfig declaration, int count) {
         return DeliveryScenario.create(client, database, name, mode, declaration, count);
